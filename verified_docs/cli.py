@@ -1,0 +1,65 @@
+"""Command line: ``python -m verified_docs verify [--update-outputs]``.
+
+Used by the nox sessions; prints one line per run and every problem, and exits 1 when any run
+failed or 2 on bad input (a malformed scenario, an unknown language).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from . import ledger as ledger_mod
+from .errors import SourceError
+from .runner.languages import LANGUAGES
+from .scenario import discover
+from .verify import verify_scenario
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="verified_docs", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    verify = sub.add_parser("verify", help="run every scenario and write the ledger")
+    verify.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
+    verify.add_argument("--snippets", type=Path, default=Path("snippets"), help="snippets folder, under root")
+    verify.add_argument("--ledger", type=Path, default=ledger_mod.DEFAULT_LEDGER, help="ledger path, under root")
+    verify.add_argument("--languages", default=",".join(LANGUAGES),
+                        help=f"comma-separated languages to verify (known: {', '.join(LANGUAGES)})")
+    verify.add_argument("--update-outputs", action="store_true",
+                        help="rewrite golden files of runs whose only problem is drifted output")
+    args = parser.parse_args(argv)
+
+    languages = tuple(x.strip() for x in args.languages.split(",") if x.strip())
+    unknown = [x for x in languages if x not in LANGUAGES]
+    if unknown:
+        print(f"unknown language(s): {', '.join(unknown)}; known: {', '.join(LANGUAGES)}", file=sys.stderr)
+        return 2
+    root = args.root.resolve()
+    try:
+        scenarios = discover(root / args.snippets)
+    except SourceError as e:
+        print(e, file=sys.stderr)
+        return 2
+    if not scenarios:
+        print(f"{root / args.snippets}: no scenarios found (no scenario.yaml below it)", file=sys.stderr)
+        return 2
+    start = time.monotonic()
+    verdicts = []
+    for scenario in scenarios:
+        for v in verify_scenario(scenario, languages, update_outputs=args.update_outputs):
+            verdicts.append(v)
+            mark = "ok  " if v.passed else "FAIL"
+            print(f"{mark} {v.test_id} ({v.duration_s:.2f}s)")
+            if not v.passed:
+                print("\n".join("     " + line for line in v.report().splitlines()[1:]))
+    ledger = ledger_mod.build(verdicts, root)
+    ledger_mod.save(ledger, root / args.ledger)
+    failed = [v for v in verdicts if not v.passed]
+    print(f"{len(verdicts) - len(failed)} passed, {len(failed)} failed "
+          f"in {time.monotonic() - start:.1f}s (toolnexus {ledger.toolnexus}); ledger: {args.ledger}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

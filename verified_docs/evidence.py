@@ -1,0 +1,127 @@
+"""Check what a run must show, from what was observed. Each check returns problems, never raises.
+
+Observed facts come from two places that the snippet does not control: the mock model's
+recorded requests (what the model was shown) and the tracer's events (how often a tool ran,
+what ``ctx.answer`` held, how often ``wait_for`` was called, how each run ended). A program
+that prints the right words while the human's reply never reached the tool still fails here.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .errors import Location, Problem
+from .mock_model.provider_rules import is_balanced
+from .mock_model.server import RecordedRequest
+from .normalise import normalise
+from .scenario import Expect
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything one program run left behind. ``traced`` is False for a language whose
+    toolnexus internals cannot be observed; then trace-based evidence is an error, not a pass."""
+
+    exit_code: int
+    timed_out: bool
+    timeout_s: float
+    stdout: str
+    stderr: str
+    requests: tuple[RecordedRequest, ...]
+    trace: tuple[dict[str, Any], ...]
+    traced: bool
+    truncated: bool = False
+
+
+def tool_results_shown(requests: tuple[RecordedRequest, ...]) -> list[str]:
+    """Contents of the tool messages the model was shown, each once, in order of first sight."""
+    seen: set[tuple[Any, str]] = set()
+    shown: list[str] = []
+    for r in requests:
+        if not isinstance(r.body, dict):
+            continue
+        for m in r.body.get("messages") or []:
+            if isinstance(m, dict) and m.get("role") == "tool":
+                content = m.get("content")
+                text = content if isinstance(content, str) else json.dumps(content)
+                key = (m.get("tool_call_id"), text)
+                if key not in seen:
+                    seen.add(key)
+                    shown.append(text)
+    return shown
+
+
+def _canonical(value: Any) -> str:
+    return normalise(json.dumps(value, sort_keys=True))
+
+
+def _mismatch(where: Location, what: str, expected: Any, got: Any) -> Problem:
+    return Problem(where, f"{what}: expected {expected}, got {got}")
+
+
+def check_exit(expect: Expect, obs: Observation, where: Location) -> list[Problem]:
+    """Exit code, timeout and truncation; stderr's tail goes into the details."""
+    tail = tuple(obs.stderr.strip().splitlines()[-12:])
+    if obs.timed_out:
+        return [Problem(where, f"killed after its {obs.timeout_s:g}s timeout (process group sent SIGKILL)", tail)]
+    problems = []
+    if obs.truncated:
+        problems.append(Problem(where, "output exceeded the capture limit and was cut"))
+    if obs.exit_code != expect.exit_code:
+        how = f"signal {-obs.exit_code}" if obs.exit_code < 0 else str(obs.exit_code)
+        problems.append(Problem(where, f"exit code: expected {expect.exit_code}, got {how}", tail))
+    return problems
+
+
+def check_evidence(expect: Expect, obs: Observation) -> list[Problem]:
+    """Every evidence item ``expect`` states, checked against ``obs``; messages name the
+    YAML line of the item that failed."""
+    problems: list[Problem] = []
+
+    def at(key: str) -> Location:
+        return Location(expect.where.path, expect.line_of(key))
+
+    def need_trace(key: str) -> bool:
+        if not obs.traced:
+            problems.append(Problem(at(key), f"{key}: this language's runner cannot observe it"))
+        return obs.traced
+
+    checks: list[tuple[str, Any, Callable[[], Any], Callable[[Any], Any]]] = [
+        ("model_requests", expect.model_requests, lambda: len(obs.requests), lambda v: v),
+        ("transcript_balanced", expect.transcript_balanced,
+         lambda: all(r.status == 200 and is_balanced(r.body.get("messages") or [])
+                     for r in obs.requests if isinstance(r.body, dict)), lambda v: v),
+        ("tool_results_shown", expect.tool_results_shown,
+         lambda: [normalise(s) for s in tool_results_shown(obs.requests)], lambda v: [normalise(s) for s in v]),
+    ]
+    traced_checks: list[tuple[str, Any, Callable[[], Any], Callable[[Any], Any]]] = [
+        ("tool_runs", expect.tool_runs,
+         lambda: dict(Counter(e["tool"] for e in obs.trace if e["event"] == "tool_execute")),
+         lambda v: {k: n for k, n in v.items() if n}),
+        ("tool_answers", expect.tool_answers,
+         lambda: [_canonical({"tool": e["tool"], "answer": e["answer"]})
+                  for e in obs.trace if e["event"] == "tool_execute"],
+         lambda v: [_canonical(x) for x in v]),
+        ("wait_for_calls", expect.wait_for_calls,
+         lambda: sum(1 for e in obs.trace if e["event"] == "wait_for"), lambda v: v),
+        ("run_statuses", expect.run_statuses,
+         lambda: [e["status"] for e in obs.trace if e["event"] == "run_end"], lambda v: list(v)),
+    ]
+    for key, expected, observe, prepare in checks:
+        if expected is None:
+            continue
+        got, want = observe(), prepare(expected)
+        if got != want:
+            problems.append(_mismatch(at(key), key, want, got))
+    for key, expected, observe, prepare in traced_checks:
+        if expected is None or not need_trace(key):
+            continue
+        got, want = observe(), prepare(expected)
+        if got != want:
+            problems.append(_mismatch(at(key), key, want, got))
+    for text in expect.stdout_contains:
+        if normalise(text) not in normalise(obs.stdout):
+            problems.append(Problem(at("stdout_contains"), f"stdout_contains: {text!r} was not printed"))
+    return problems

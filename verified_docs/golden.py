@@ -1,0 +1,65 @@
+"""Golden output: what a program printed in its last verified run, compared after normalising.
+
+The golden file holds the real output (shown on the page as is); comparison normalises both
+sides so generated ids, ports and durations do not count as drift. Writes are atomic and
+happen only when the normalised content changed.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import Location, Problem
+from .normalise import normalise
+
+
+def compare(golden_path: Path, stdout: str) -> list[Problem]:
+    """Problems when ``stdout`` differs from the golden file (a unified diff with the golden
+    file's line numbers), when the golden file is missing, or has Windows line endings."""
+    if not golden_path.is_file():
+        return [Problem(Location(golden_path), "golden output file is missing; create it with `nox -s update-outputs`")]
+    raw = golden_path.read_bytes()
+    if b"\r\n" in raw:
+        line = raw[: raw.index(b"\r\n")].count(b"\n") + 1
+        return [Problem(Location(golden_path, line), "golden output has Windows line endings (CRLF); "
+                                                     "rewrite it with `nox -s update-outputs`")]
+    golden = raw.decode("utf-8", errors="replace")
+    want, got = normalise(golden), normalise(stdout)
+    if want == got:
+        return []
+    diff = list(difflib.unified_diff(want.splitlines(), got.splitlines(), fromfile=f"{golden_path} (golden)",
+                                     tofile="printed by this run", lineterm="", n=2))
+    first = next((i for i, (a, b) in enumerate(zip(want.splitlines(), got.splitlines())) if a != b),
+                 min(len(want.splitlines()), len(got.splitlines())))
+    return [Problem(Location(golden_path, first + 1), "printed output differs from the golden output", tuple(diff))]
+
+
+def write_if_changed(golden_path: Path, stdout: str) -> bool:
+    """Atomically replace the golden file with ``stdout`` unless it is already equivalent.
+
+    Returns True when the file was written. The new content goes to a temporary file in the
+    same folder first, then ``os.replace`` swaps it in: readers see old or new, never half.
+    """
+    if golden_path.is_file():
+        raw = golden_path.read_bytes()
+        if b"\r\n" not in raw and normalise(raw.decode("utf-8", errors="replace")) == normalise(stdout):
+            return False
+    write_atomic(golden_path, stdout)
+    return True
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that the file is always either old or new, never partial."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,89 @@
+"""The ledger: which programs ran green in this build, fingerprinted so nothing stale ships.
+
+Verification writes it; the MkDocs hook refuses to render an example whose program, section
+or golden output is not in it with the same SHA-256; the guard checks every code block of the
+built site against it. JSON, written atomically.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from dataclasses import dataclass
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+from .golden import write_atomic
+from .sections import parse_sections
+from .verify import RunVerdict
+
+DEFAULT_LEDGER = Path("build") / "verified-ledger.json"
+
+
+def sha256_text(text: str) -> str:
+    """Hex SHA-256 of ``text`` encoded as UTF-8."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """Parsed ledger. ``programs`` maps a program path (posix, relative to the project root)
+    to its entry: ``sha256``, ``language``, ``scenario``, ``run``, ``passed``, ``sections``
+    (name -> text sha256), ``golden`` (path) and ``golden_sha256``."""
+
+    toolnexus: str
+    python: str
+    programs: dict[str, dict[str, Any]]
+
+    def verified_hashes(self) -> set[str]:
+        """SHA-256 of every section text and golden output of a passed program."""
+        out: set[str] = set()
+        for entry in self.programs.values():
+            if entry["passed"]:
+                out.update(entry["sections"].values())
+                out.add(entry["golden_text_sha256"])
+        return out
+
+
+def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
+    """A ledger of ``verdicts``; paths are made relative to ``root``."""
+    programs: dict[str, dict[str, Any]] = {}
+    for v in verdicts:
+        path = v.program.path
+        rel = path.resolve().relative_to(root.resolve()).as_posix()
+        golden_path = v.program.golden_path
+        golden_text = golden_path.read_text(encoding="utf-8") if golden_path.is_file() else ""
+        programs[rel] = {
+            "scenario": v.scenario.name,
+            "run": v.run.name,
+            "language": v.language,
+            "passed": v.passed,
+            "sha256": sha256_file(path),
+            "sections": {name: sha256_text(s.text) for name, s in parse_sections(path).items()} if v.passed else {},
+            "golden": golden_path.resolve().relative_to(root.resolve()).as_posix(),
+            "golden_sha256": sha256_file(golden_path) if golden_path.is_file() else None,
+            "golden_text_sha256": sha256_text(golden_text.rstrip("\n")),
+            "duration_s": round(v.duration_s, 3),
+        }
+    return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
+
+
+def save(ledger: Ledger, path: Path) -> None:
+    """Write ``ledger`` as JSON, atomically."""
+    write_atomic(Path(path), json.dumps({"toolnexus": ledger.toolnexus, "python": ledger.python,
+                                          "programs": ledger.programs}, indent=2, sort_keys=True) + "\n")
+
+
+def load(path: Path) -> Ledger:
+    """Read a ledger. Raises ``FileNotFoundError`` with a hint when there is none."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no verification ledger; run `nox -s docs` (or "
+                                f"`python -m verified_docs verify`) before building the site")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return Ledger(data["toolnexus"], data["python"], data["programs"])

@@ -1,0 +1,194 @@
+"""The mock model's HTTP front: ``POST /v1/chat/completions`` on 127.0.0.1, ephemeral port.
+
+Built on the standard library's ``http.server`` (a threading server in a background thread):
+every language's snippet talks to it over real HTTP, exactly as it would to a provider.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from ..errors import Location, Problem
+from ..scenario import Step
+from .provider_rules import ProviderRejection, check_request
+from .script import Reply, reply_for
+
+CHAT_PATH = "/v1/chat/completions"
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request as received. ``body`` is the parsed JSON (``None`` if it was not JSON);
+    ``step`` is the 0-based script position it consumed, or ``None`` if it consumed none;
+    ``status`` is the HTTP status sent back; ``error`` the reason when it was not 200."""
+
+    index: int
+    path: str
+    body: Any
+    status: int
+    step: int | None
+    error: str | None = None
+
+
+class MockModel:
+    """Serve ``steps`` to whoever calls, record everything, report what went wrong.
+
+    Use as a context manager. ``base_url`` ends in ``/v1`` and ``api_key`` is random per
+    instance; give both to the program as ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``.
+    ``problems()`` lists unexpected requests and unused steps (call it after the run).
+    """
+
+    def __init__(self, steps: tuple[Step, ...], script_where: Location) -> None:
+        self.steps = steps
+        self.script_where = script_where
+        self.api_key = "sk-mock-" + secrets.token_hex(8)
+        self.requests: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._position = 0
+        self._calls_made = 0
+        self._unexpected: list[Problem] = []
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def __enter__(self) -> "MockModel":
+        handler = _handler_for(self)
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, name="mock-model", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "MockModel is not started"
+        return self._server.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    # -- answering ---------------------------------------------------------------------------
+    def answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, Any]]:
+        """Decide the HTTP status and JSON body for one request, and record it."""
+        with self._lock:
+            index = len(self.requests)
+            try:
+                body = json.loads(raw.decode("utf-8")) if raw else None
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                body = None
+            if path.rstrip("/") != CHAT_PATH:
+                return self._refuse(index, path, body, ProviderRejection(
+                    f"Invalid URL (POST {path}); this model serves POST {CHAT_PATH}", status=404))
+            if headers.get("authorization") != f"Bearer {self.api_key}":
+                return self._refuse(index, path, body, ProviderRejection(
+                    "Incorrect API key provided.", status=401, type="invalid_api_key"))
+            rejection = check_request(body)
+            if rejection is not None:
+                return self._refuse(index, path, body, rejection)
+            if body.get("stream"):
+                return self._refuse(index, path, body, ProviderRejection(
+                    "the mock model does not stream yet; call it without stream=true", "stream"))
+            if self._position >= len(self.steps):
+                why = f"the script has {len(self.steps)} step(s) and all were used"
+                return self._unexpected_request(index, path, body, None, why)
+            step = self.steps[self._position]
+            made = reply_for(step, body, self._calls_made + 1)
+            if not isinstance(made, Reply):
+                return self._unexpected_request(index, path, body, self._position, made)
+            self._position += 1
+            self._calls_made += len(made.message.get("tool_calls") or [])
+            self.requests.append(RecordedRequest(index, path, body, 200, self._position - 1))
+            return 200, _completion(index, body, made)
+
+    def _refuse(self, index: int, path: str, body: Any, rejection: ProviderRejection) -> tuple[int, dict[str, Any]]:
+        self.requests.append(RecordedRequest(index, path, body, rejection.status, None, rejection.message))
+        return rejection.status, rejection.body()
+
+    def _unexpected_request(self, index: int, path: str, body: Any, step: int | None, why: str) -> tuple[int, dict[str, Any]]:
+        where = self.steps[step].where if step is not None else self.script_where
+        position = f"step {step + 1} of {len(self.steps)}" if step is not None else "after the last step"
+        self._unexpected.append(Problem(where, f"unexpected request #{index + 1} to the mock model at {position}: {why}",
+                                        ("request messages: " + _summarise(body),)))
+        return self._refuse(index, path, body, ProviderRejection(f"mock model: unexpected request: {why}"))
+
+    # -- reporting ---------------------------------------------------------------------------
+    def problems(self) -> list[Problem]:
+        """Unexpected requests, then steps the program never asked for."""
+        out = list(self._unexpected)
+        if self._position < len(self.steps):
+            left = self.steps[self._position:]
+            out.append(Problem(left[0].where, f"{len(left)} scripted step(s) were never requested, "
+                                              f"starting with: {left[0].describe()}"))
+        return out
+
+    def chat_requests(self) -> list[RecordedRequest]:
+        """Requests to the chat endpoint that carried a JSON body, in arrival order."""
+        return [r for r in self.requests if r.path.rstrip("/") == CHAT_PATH and isinstance(r.body, dict)]
+
+
+def _completion(index: int, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
+    prompt_tokens = sum(len(json.dumps(m)) // 4 for m in body.get("messages", []))
+    completion_tokens = len(json.dumps(reply.message)) // 4
+    return {
+        "id": f"chatcmpl-mock-{index + 1}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": body.get("model", "mock"),
+        "choices": [{"index": 0, "message": reply.message, "finish_reason": reply.finish_reason}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+    }
+
+
+def _summarise(body: Any) -> str:
+    if not isinstance(body, dict):
+        return "(not a JSON object)"
+    parts = []
+    for m in body.get("messages", []):
+        if not isinstance(m, dict):
+            continue
+        text = m.get("content")
+        if m.get("tool_calls"):
+            text = "calls " + ", ".join((c.get("function") or {}).get("name", "?") for c in m["tool_calls"])
+        parts.append(f"{m.get('role')}: {str(text)[:80]!r}")
+    return "; ".join(parts) or "(none)"
+
+
+def _handler_for(model: MockModel) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:  # noqa: N802 — http.server's naming
+            length = int(self.headers.get("Content-Length") or 0)
+            self._send(*model.answer(self.path, self._headers(), self.rfile.read(length) if length else b""))
+
+        def do_GET(self) -> None:  # noqa: N802 — answered (and recorded) as a wrong-path request
+            self._send(*model.answer(self.path, self._headers(), b""))
+
+        def _headers(self) -> dict[str, str]:
+            return {k.lower(): v for k, v in self.headers.items()}
+
+        def _send(self, status: int, payload: dict[str, Any]) -> None:
+            data = json.dumps(payload).encode("utf-8")
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 — quiet: requests are recorded
+            pass
+
+    return Handler

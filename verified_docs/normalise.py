@@ -1,0 +1,25 @@
+"""Replace values that change from run to run, so output and evidence compare stably.
+
+Applied to both sides of every comparison (golden output, evidence strings); the golden file
+itself keeps what the program really printed.
+"""
+from __future__ import annotations
+
+import re
+
+_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # toolnexus' generated Request ids: pnd-<hex millis>-<counter>
+    (re.compile(r"\bpnd-[0-9a-f]+-\d+\b"), "pnd-<id>"),
+    (re.compile(r"\bsk-mock-[0-9a-f]+\b"), "sk-mock-<key>"),
+    (re.compile(r"\b(127\.0\.0\.1|localhost):\d+\b"), r"\1:<port>"),
+    (re.compile(r"/tmp/verified-docs-[^/\s]+"), "<workdir>"),
+    # durations such as 12ms, 0.25 s, 1.5s
+    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s)\b"), "<duration>"),
+)
+
+
+def normalise(text: str) -> str:
+    """``text`` with generated ids, ports, keys, temp dirs and durations replaced by placeholders."""
+    for pattern, replacement in _RULES:
+        text = pattern.sub(replacement, text)
+    return text

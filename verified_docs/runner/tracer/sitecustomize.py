@@ -1,0 +1,120 @@
+"""Observe toolnexus from outside a Python snippet, without a line of harness in the snippet.
+
+The runner puts this folder first on ``PYTHONPATH`` and names a trace file in
+``VERIFIED_DOCS_TRACE``. When (and only when) the snippet imports toolnexus, the real classes
+are wrapped so that every tool execution, every ``wait_for`` call and every run's final status
+is appended to the trace as one JSON line. Nothing is replaced: each wrapper calls the real
+method and returns its result unchanged.
+
+Events (SPEC §10 vocabulary):
+  {"event": "tool_execute", "tool", "args", "answer": Answer|None, "output", "is_error", "pending": Request|None}
+  {"event": "wait_for", "request": Request, "answer": Answer|None}
+  {"event": "run_end", "status", "pending": Request|None, "text"}
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib.abc
+import inspect
+import json
+import os
+import sys
+
+_TRACE = os.environ.get("VERIFIED_DOCS_TRACE")
+
+
+def _plain(value):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return repr(value)
+
+
+def _emit(event: dict) -> None:
+    with open(_TRACE, "a", encoding="utf-8") as f:
+        f.write(json.dumps(event, default=_plain) + "\n")
+
+
+def _patch_toolkit(module) -> None:
+    real = module.Toolkit.execute
+
+    @functools.wraps(real)
+    async def execute(self, name, args=None, ctx=None):
+        result = await real(self, name, args, ctx)
+        meta = result.metadata or {}
+        _emit({"event": "tool_execute", "tool": name, "args": args or {},
+               "answer": getattr(ctx, "answer", None), "output": result.output,
+               "is_error": result.is_error, "pending": meta.get("pending")})
+        return result
+
+    module.Toolkit.execute = execute
+
+
+def _traced_wait_for(fn):
+    if fn is None or getattr(fn, "__verified_docs_traced__", False):
+        return fn
+
+    @functools.wraps(fn)
+    async def wait_for(request):
+        answer = fn(request)
+        if inspect.isawaitable(answer):
+            answer = await answer
+        _emit({"event": "wait_for", "request": request, "answer": answer})
+        return answer
+
+    wait_for.__verified_docs_traced__ = True
+    return wait_for
+
+
+def _patch_client(module) -> None:
+    cls = module.Client
+
+    def get_wait_for(self):
+        return self.__dict__.get("_verified_docs_wait_for")
+
+    def set_wait_for(self, fn):
+        self.__dict__["_verified_docs_wait_for"] = _traced_wait_for(fn)
+
+    cls.wait_for = property(get_wait_for, set_wait_for)
+    real_run = cls.run
+
+    @functools.wraps(real_run)
+    async def run(self, *args, **kwargs):
+        result = await real_run(self, *args, **kwargs)
+        _emit({"event": "run_end", "status": result.status, "pending": result.pending, "text": result.text})
+        return result
+
+    cls.run = run
+
+
+_PATCHES = {"toolnexus.toolkit": _patch_toolkit, "toolnexus.client": _patch_client}
+
+
+class _PatchingLoader(importlib.abc.Loader):
+    def __init__(self, real, patch):
+        self._real, self._patch = real, patch
+
+    def create_module(self, spec):
+        return self._real.create_module(spec)
+
+    def exec_module(self, module):
+        self._real.exec_module(module)
+        self._patch(module)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name not in _PATCHES:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None and spec.loader is not None:
+                spec.loader = _PatchingLoader(spec.loader, _PATCHES[name])
+                return spec
+        return None
+
+
+if _TRACE:
+    sys.meta_path.insert(0, _Finder())

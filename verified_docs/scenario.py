@@ -1,0 +1,259 @@
+"""Load and validate ``scenario.yaml`` into frozen records that remember their file and line.
+
+A scenario folder (``snippets/<guide>/<scenario>/``) holds whole runnable programs and one
+``scenario.yaml``. The YAML is validated against ``scenario_schema.json`` (JSON Schema); every
+error names the YAML file and the line of the offending value.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError
+
+from .errors import Location, Problem, SourceError
+
+SCENARIO_FILE = "scenario.yaml"
+DEFAULT_TIMEOUT_S = 30.0
+STEP_ACTIONS = ("call", "calls", "reply", "quote_last_tool_result")
+
+# What the file name of a program says about its language. One entry per supported language.
+LANGUAGE_OF_SUFFIX = {".py": "python"}
+
+
+@dataclass(frozen=True)
+class ToolCallStep:
+    """One tool call the scripted model makes: ``tool`` name, JSON ``arguments``, optional ``id``."""
+
+    tool: str
+    arguments: dict[str, Any]
+    id: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One scripted model reply. Exactly one of ``calls`` (non-empty), ``reply`` or
+    ``quote_last_tool_result`` is set; ``when_last_message`` optionally constrains the request."""
+
+    where: Location
+    calls: tuple[ToolCallStep, ...] = ()
+    reply: str | None = None
+    quote_last_tool_result: bool = False
+    when_last_message: str | None = None
+
+    def describe(self) -> str:
+        if self.calls:
+            return "call " + ", ".join(f"{c.tool}({json.dumps(c.arguments, sort_keys=True)})" for c in self.calls)
+        if self.reply is not None:
+            return f"reply {self.reply!r}"
+        return "quote the last tool result"
+
+
+@dataclass(frozen=True)
+class Expect:
+    """Evidence a run must show. ``None`` means "not checked" for that item."""
+
+    where: Location
+    exit_code: int = 0
+    model_requests: int | None = None
+    transcript_balanced: bool | None = None
+    tool_results_shown: tuple[str, ...] | None = None
+    tool_runs: dict[str, int] | None = None
+    tool_answers: tuple[dict[str, Any], ...] | None = None
+    wait_for_calls: int | None = None
+    run_statuses: tuple[str, ...] | None = None
+    stdout_contains: tuple[str, ...] = ()
+    lines: dict[str, int] = field(default_factory=dict)  # evidence key -> its YAML line
+
+    def line_of(self, key: str) -> int:
+        return self.lines.get(key, self.where.line)
+
+
+@dataclass(frozen=True)
+class Program:
+    """A whole runnable program of a run, in one language. ``path`` is absolute."""
+
+    language: str
+    path: Path
+
+    @property
+    def golden_path(self) -> Path:
+        """The golden stdout file: the program's file name plus ``.out``."""
+        return self.path.with_name(self.path.name + ".out")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One process per language, run in order within the scenario's shared working directory."""
+
+    where: Location
+    name: str
+    programs: dict[str, Program]
+    args: tuple[str, ...]
+    timeout_s: float
+    steps: tuple[Step, ...]
+    expect: Expect
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A folder of programs plus its ``scenario.yaml``. ``name`` is ``<guide>/<scenario>``."""
+
+    name: str
+    folder: Path
+    title: str
+    summary: str
+    rules: tuple[str, ...]
+    known_defect: str | None
+    runs: tuple[Run, ...]
+
+    @property
+    def yaml_path(self) -> Path:
+        return self.folder / SCENARIO_FILE
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        langs: list[str] = []
+        for run in self.runs:
+            for lang in run.programs:
+                if lang not in langs:
+                    langs.append(lang)
+        return tuple(langs)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.yaml_path}:1)"
+
+
+def _schema() -> dict[str, Any]:
+    return json.loads(resources.files(__package__).joinpath("scenario_schema.json").read_text("utf-8"))
+
+
+def _line_of(doc: Any, path: list[Any]) -> int:
+    """1-based line of the value at ``path`` in a ruamel document (the nearest known parent)."""
+    node, line = doc, 1
+    for key in path:
+        try:
+            if isinstance(node, CommentedMap) and key in node:
+                line = node.lc.key(key)[0] + 1
+            elif isinstance(node, CommentedSeq) and isinstance(key, int) and key < len(node):
+                line = node.lc.item(key)[0] + 1
+            node = node[key]
+        except (KeyError, IndexError, TypeError, AttributeError):
+            break
+    return line
+
+
+def load_scenario(folder: Path, root: Path) -> Scenario:
+    """Read ``folder/scenario.yaml``; ``root`` is the snippets root used to name the scenario.
+
+    Raises :class:`SourceError` for YAML syntax errors, schema violations, steps with no or
+    several actions, and programs that do not exist.
+    """
+    folder = Path(folder).resolve()
+    path = folder / SCENARIO_FILE
+    if not path.is_file():
+        raise SourceError.at(folder, 0, f"no {SCENARIO_FILE} in scenario folder")
+    try:
+        doc = YAML(typ="rt").load(path.read_text(encoding="utf-8"))
+    except MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        raise SourceError.at(path, (mark.line + 1) if mark else 0, f"invalid YAML: {e.problem or e}") from None
+    plain = json.loads(json.dumps(doc))  # ruamel containers -> plain JSON data for the validator
+    errors = sorted(jsonschema.Draft202012Validator(_schema()).iter_errors(plain), key=lambda e: list(e.absolute_path))
+    if errors:
+        raise SourceError(*(
+            Problem(Location(path, _line_of(doc, list(e.absolute_path))),
+                    f"{'/'.join(str(p) for p in e.absolute_path) or '(top level)'}: {e.message}")
+            for e in errors
+        ))
+    name = folder.relative_to(Path(root).resolve()).as_posix()
+    default_timeout = float(plain.get("timeout", DEFAULT_TIMEOUT_S))
+    problems: list[Problem] = []
+    runs: list[Run] = []
+    for i, raw in enumerate(plain["runs"]):
+        run_line = _line_of(doc, ["runs", i])
+        steps: list[Step] = []
+        for j, s in enumerate(raw["model"]):
+            where = Location(path, _line_of(doc, ["runs", i, "model", j]))
+            actions = [a for a in STEP_ACTIONS if a in s]
+            if len(actions) != 1:
+                problems.append(Problem(where, f"runs/{i}/model/{j}: a step needs exactly one of "
+                                        f"{', '.join(STEP_ACTIONS)}; got {', '.join(actions) or 'none'}"))
+                continue
+            calls = [s["call"]] if "call" in s else s.get("calls", [])
+            steps.append(Step(
+                where=where,
+                calls=tuple(ToolCallStep(c["tool"], c.get("arguments", {}), c.get("id")) for c in calls),
+                reply=s.get("reply"),
+                quote_last_tool_result=bool(s.get("quote_last_tool_result")),
+                when_last_message=s.get("when_last_message"),
+            ))
+        programs: dict[str, Program] = {}
+        for lang, file_name in raw["programs"].items():
+            program_path = folder / file_name
+            if not program_path.is_file():
+                problems.append(Problem(Location(path, _line_of(doc, ["runs", i, "programs", lang])),
+                                        f"program {file_name} does not exist in {folder}"))
+            programs[lang] = Program(lang, program_path)
+        e = raw["expect"]
+        expect_doc = doc["runs"][i]["expect"]
+        runs.append(Run(
+            where=Location(path, run_line),
+            name=raw["name"],
+            programs=programs,
+            args=tuple(raw.get("args", [])),
+            timeout_s=float(raw.get("timeout", default_timeout)),
+            steps=tuple(steps),
+            expect=Expect(
+                where=Location(path, _line_of(doc, ["runs", i, "expect"])),
+                exit_code=e.get("exit_code", 0),
+                model_requests=e.get("model_requests"),
+                transcript_balanced=e.get("transcript_balanced"),
+                tool_results_shown=tuple(e["tool_results_shown"]) if "tool_results_shown" in e else None,
+                tool_runs=e.get("tool_runs"),
+                tool_answers=tuple(e["tool_answers"]) if "tool_answers" in e else None,
+                wait_for_calls=e.get("wait_for_calls"),
+                run_statuses=tuple(e["run_statuses"]) if "run_statuses" in e else None,
+                stdout_contains=tuple(e.get("stdout_contains", [])),
+                lines={k: expect_doc.lc.key(k)[0] + 1 for k in expect_doc},
+            ),
+        ))
+    names = [r.name for r in runs]
+    for r in runs:
+        if names.count(r.name) > 1:
+            problems.append(Problem(r.where, f"run name '{r.name}' is used more than once"))
+    if problems:
+        raise SourceError(*problems)
+    return Scenario(
+        name=name,
+        folder=folder,
+        title=plain["title"],
+        summary=plain.get("summary", ""),
+        rules=tuple(plain.get("rules", [])),
+        known_defect=plain.get("known_defect"),
+        runs=tuple(runs),
+    )
+
+
+def discover(root: Path) -> list[Scenario]:
+    """Every scenario under ``root`` (folders holding a ``scenario.yaml``), sorted by name.
+
+    Raises :class:`SourceError` with every problem found across all scenarios.
+    """
+    root = Path(root)
+    scenarios: list[Scenario] = []
+    problems: list[Problem] = []
+    for yaml_path in sorted(root.rglob(SCENARIO_FILE)):
+        try:
+            scenarios.append(load_scenario(yaml_path.parent, root))
+        except SourceError as e:
+            problems.extend(e.problems)
+    if problems:
+        raise SourceError(*problems)
+    return scenarios

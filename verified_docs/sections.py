@@ -1,0 +1,91 @@
+"""Named sections of a snippet file, marked the way pymdownx.snippets marks them.
+
+A section is the text between ``--8<-- [start:name]`` and ``--8<-- [end:name]`` (in a comment
+of the snippet's language). pymdownx.snippets is lenient: an unclosed section silently runs to
+the end of the file and a duplicated start is ignored. Pages must never show more or less than
+what was meant, so this parser is strict and turns both into errors naming the file and line.
+
+The marker grammar is pymdownx's own regular expression, so what we verify and what the page
+includes can never disagree about where a section starts.
+"""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+from pymdownx.snippets import SnippetPreprocessor
+
+from .errors import Problem, Location, SourceError
+
+_MARKER = SnippetPreprocessor.RE_SNIPPET_SECTION
+
+
+@dataclass(frozen=True)
+class Section:
+    """One named section. ``start_line``/``end_line`` are the 1-based marker lines;
+    ``text`` is what pymdownx.snippets (with ``dedent_subsections``) includes: the lines between
+    the markers, minus nested markers, dedented, without a trailing newline."""
+
+    path: Path
+    name: str
+    start_line: int
+    end_line: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.start_line}#{self.name}"
+
+
+def parse_sections(path: Path, source: str | None = None) -> dict[str, Section]:
+    """Return every section of ``path`` by name.
+
+    Raises :class:`SourceError` listing every unclosed, duplicated or stray marker.
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8") if source is None else source
+    lines = text.splitlines()
+    problems: list[Problem] = []
+    open_at: dict[str, int] = {}  # name -> 1-based start line of the section being read
+    bodies: dict[str, list[str]] = {}
+    found: dict[str, Section] = {}
+    for number, line in enumerate(lines, start=1):
+        m = _MARKER.match(line) if "8<-" in line else None
+        if m is None or m.group("escape"):
+            for name in open_at:
+                bodies[name].append(line)
+            continue
+        name, kind = m.group("name"), m.group("type").lower()
+        if kind == "start":
+            if name in open_at or name in found:
+                first = open_at.get(name) or found[name].start_line
+                problems.append(Problem(Location(path, number),
+                                        f"section '{name}' started again (first started at line {first})"))
+                continue
+            open_at[name] = number
+            bodies[name] = []
+        else:
+            if name not in open_at:
+                problems.append(Problem(Location(path, number),
+                                        f"section '{name}' ends here but was never started"))
+                continue
+            start = open_at.pop(name)
+            body = textwrap.dedent("\n".join(bodies.pop(name)))
+            found[name] = Section(path, name, start, number, body.rstrip("\n"))
+    for name, start in open_at.items():
+        problems.append(Problem(Location(path, start),
+                                f"section '{name}' is never closed (expected '--8<-- [end:{name}]')"))
+    if problems:
+        raise SourceError(*problems)
+    return found
+
+
+def get_section(path: Path, name: str, *, referenced_from: Location | None = None) -> Section:
+    """Return section ``name`` of ``path``; an unknown name raises :class:`SourceError` at
+    ``referenced_from`` (or the file) and lists the valid names."""
+    sections = parse_sections(path)
+    if name not in sections:
+        where = referenced_from or Location(Path(path))
+        valid = ", ".join(sorted(sections)) or "(the file has no sections)"
+        raise SourceError(Problem(where, f"unknown section '{name}' in {path}", (f"valid sections: {valid}",)))
+    return sections[name]
