@@ -1,0 +1,89 @@
+"""Find example directives in a page's Markdown.
+
+A page asks for a verified example with one line of its own::
+
+    <!-- verified-example scenario="suspension/approval-gate" program="approval_gate" section="tool" -->
+
+``scenario`` is the folder under ``snippets/``; ``program`` the program's file stem (the same
+stem in every language); ``section`` a named section of it. Optional: ``output="no"`` hides
+the golden output, ``output="only"`` shows only the output. As an HTML comment, the directive
+is invisible wherever the hook does not run, and never looks like code.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import Location, SourceError
+
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-example\b(?P<attrs>.*?)-->\s*$")
+_ATTR = re.compile(r'\s*(?P<key>[a-z_]+)="(?P<value>[^"]*)"')
+REQUIRED = ("scenario", "program", "section")
+OUTPUT_CHOICES = ("yes", "no", "only")
+VALID = REQUIRED + ("output",)
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One example request at ``where`` (the page and 1-based line)."""
+
+    where: Location
+    indent: str
+    scenario: str
+    program: str
+    section: str
+    output: str = "yes"
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.scenario} {self.program}#{self.section}"
+
+
+def find_directives(markdown: str, page: Path) -> list[Directive]:
+    """Every directive in ``markdown`` (outside code fences), in order.
+
+    Raises :class:`SourceError` naming the page and line for unknown or missing attributes,
+    a bad ``output`` value, or text the directive grammar cannot read.
+    """
+    found: list[Directive] = []
+    fence: str | None = None
+    for number, line in enumerate(markdown.splitlines(), start=1):
+        f = _FENCE.match(line)
+        if f:
+            mark = f.group(1)
+            if fence is None:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence):
+                fence = None
+            continue
+        if fence is not None:
+            continue
+        m = DIRECTIVE.match(line)
+        if m is None:
+            if "verified-example" in line:
+                raise SourceError.at(page, number, "malformed verified-example directive (it must be a line of its own: "
+                                                   '<!-- verified-example scenario="..." program="..." section="..." -->)')
+            continue
+        attrs: dict[str, str] = {}
+        rest = m.group("attrs")
+        pos = 0
+        while pos < len(rest.rstrip()):
+            a = _ATTR.match(rest, pos)
+            if a is None:
+                raise SourceError.at(page, number, f"cannot read the directive's attributes from {rest[pos:].strip()!r}",
+                                     'attributes look like name="value"')
+            if a.group("key") not in VALID:
+                raise SourceError.at(page, number, f"unknown attribute '{a.group('key')}'",
+                                     f"valid attributes: {', '.join(VALID)}")
+            attrs[a.group("key")] = a.group("value")
+            pos = a.end()
+        missing = [k for k in REQUIRED if not attrs.get(k)]
+        if missing:
+            raise SourceError.at(page, number, f"directive is missing {', '.join(missing)}")
+        output = attrs.get("output", "yes")
+        if output not in OUTPUT_CHOICES:
+            raise SourceError.at(page, number, f"output: expected one of {', '.join(OUTPUT_CHOICES)}, got {output!r}")
+        found.append(Directive(Location(page, number), m.group("indent"), attrs["scenario"], attrs["program"],
+                               attrs["section"], output))
+    return found

@@ -1,0 +1,54 @@
+"""MkDocs hook: replace each verified-example directive with its tabs. The only module that
+imports MkDocs.
+
+Registered in ``mkdocs.yml`` under ``hooks:``. It reads the ledger written by
+``python -m verified_docs verify`` (path from ``VERIFIED_DOCS_LEDGER``, default
+``build/verified-ledger.json``) and fails the build, naming the page and line, for any example
+that is unknown, malformed or not verified green in this build.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+
+from verified_docs import ledger as ledger_mod
+from verified_docs.directive import find_directives
+from verified_docs.errors import SourceError
+from verified_docs.render.resolve import resolve
+from verified_docs.render.tabs import render_example
+from verified_docs.scenario import Scenario, discover
+
+SNIPPETS = "snippets"
+_state: dict[str, Any] = {}
+
+
+def on_config(config: Any) -> Any:
+    """Load the scenarios and the ledger once per build."""
+    root = Path(config["config_file_path"]).resolve().parent
+    ledger_path = root / os.environ.get("VERIFIED_DOCS_LEDGER", str(ledger_mod.DEFAULT_LEDGER))
+    try:
+        scenarios: dict[str, Scenario] = {s.name: s for s in discover(root / SNIPPETS)}
+        _state.update(root=root, scenarios=scenarios, ledger=ledger_mod.load(ledger_path))
+    except (SourceError, FileNotFoundError) as e:
+        raise PluginError(str(e)) from None
+    config.setdefault("extra", {})["toolnexus_version"] = _state["ledger"].toolnexus
+    return config
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    """Swap every directive line of ``page`` for its rendered tabs."""
+    page_path = Path(config["docs_dir"]) / page.file.src_path
+    try:
+        directives = find_directives(markdown, page_path)
+        if not directives:
+            return markdown
+        lines = markdown.splitlines(keepends=True)
+        for d in reversed(directives):
+            example = resolve(d, _state["scenarios"], _state["ledger"], _state["root"])
+            lines[d.where.line - 1] = render_example(example)
+        return "".join(lines)
+    except SourceError as e:
+        raise PluginError(str(e)) from None

@@ -1,0 +1,101 @@
+"""Check a directive against the scenarios and the ledger, and gather what its tabs show."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..directive import Directive
+from ..errors import Problem, SourceError
+from ..ledger import Ledger, sha256_file, sha256_text
+from ..runner.languages import LANGUAGES
+from ..scenario import Scenario
+from ..sections import get_section
+
+
+@dataclass(frozen=True)
+class Tab:
+    """One language's tab. Paths are posix, relative to the project root (pymdownx base_path);
+    ``fence`` is a backtick run longer than any inside the code."""
+
+    language: str
+    label: str
+    highlight: str
+    file_name: str
+    program_path: str
+    section: str
+    golden_path: str
+    fence: str
+
+
+@dataclass(frozen=True)
+class Example:
+    """A resolved directive: its tabs in language order plus what the ledger vouches for."""
+
+    directive: Directive
+    tabs: tuple[Tab, ...]
+    toolnexus: str
+
+    @property
+    def show_code(self) -> bool:
+        return self.directive.output != "only"
+
+    @property
+    def show_output(self) -> bool:
+        return self.directive.output != "no"
+
+
+def _fence_for(*texts: str) -> str:
+    longest = max((len(run) for t in texts for run in re.findall(r"`+", t)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def resolve(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger, root: Path) -> Example:
+    """Build the :class:`Example` for ``directive``.
+
+    Raises :class:`SourceError` at the directive's page and line when the scenario, program or
+    section is unknown (listing the valid names), when the section is malformed, or when the
+    ledger does not show this exact program, section and golden output passing in this build.
+    """
+    where = directive.where
+    scenario = scenarios.get(directive.scenario)
+    if scenario is None:
+        raise SourceError(Problem(where, f"unknown scenario '{directive.scenario}'",
+                                  (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",)))
+    programs = {lang: p for run in scenario.runs for lang, p in run.programs.items()
+                if p.path.stem == directive.program}
+    if not programs:
+        stems = sorted({p.path.stem for run in scenario.runs for p in run.programs.values()})
+        raise SourceError(Problem(where, f"scenario '{scenario.name}' has no program '{directive.program}'",
+                                  (f"valid programs: {', '.join(stems)}",)))
+    tabs: list[Tab] = []
+    for lang in LANGUAGES:
+        program = programs.get(lang)
+        if program is None:
+            continue
+        rel = program.path.resolve().relative_to(root.resolve()).as_posix()
+        section = get_section(program.path, directive.section, referenced_from=where)
+        entry = ledger.programs.get(rel)
+        if entry is None or not entry["passed"]:
+            state = "did not pass" if entry else "was not verified"
+            raise SourceError(Problem(where, f"{rel} {state} in this build; the page cannot show it",
+                                      ("run `nox -s docs`, which verifies every example before building",)))
+        golden = program.golden_path
+        stale = []
+        if entry["sha256"] != sha256_file(program.path):
+            stale.append(f"{rel} changed after it was verified")
+        if entry["sections"].get(directive.section) != sha256_text(section.text):
+            stale.append(f"section '{directive.section}' differs from the verified one")
+        if not golden.is_file() or entry["golden_sha256"] != sha256_file(golden):
+            stale.append(f"{golden.name} changed after it was verified")
+        if stale:
+            raise SourceError(Problem(where, "example is stale: " + "; ".join(stale),
+                                      ("run `nox -s docs` again",)))
+        language = LANGUAGES[lang]
+        tabs.append(Tab(
+            language=lang, label=language.display, highlight=language.fence, file_name=program.path.name,
+            program_path=rel, section=directive.section,
+            golden_path=golden.resolve().relative_to(root.resolve()).as_posix(),
+            fence=_fence_for(section.text, golden.read_text(encoding="utf-8")),
+        ))
+    return Example(directive, tuple(tabs), ledger.toolnexus)
