@@ -26,6 +26,12 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def fingerprint(code: str) -> str:
+    """SHA-256 of a code block's text without leading or trailing blank lines, which is how a
+    section, a golden output, a Markdown fence and a rendered ``<pre>`` all compare equal."""
+    return sha256_text(code.strip("\n"))
+
+
 def sha256_file(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
@@ -64,10 +70,10 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
             "language": v.language,
             "passed": v.passed,
             "sha256": sha256_file(path),
-            "sections": {name: sha256_text(s.text) for name, s in parse_sections(path).items()} if v.passed else {},
+            "sections": {name: fingerprint(s.text) for name, s in parse_sections(path).items()} if v.passed else {},
             "golden": golden_path.resolve().relative_to(root.resolve()).as_posix(),
             "golden_sha256": sha256_file(golden_path) if golden_path.is_file() else None,
-            "golden_text_sha256": sha256_text(golden_text.rstrip("\n")),
+            "golden_text_sha256": fingerprint(golden_text),
             "duration_s": round(v.duration_s, 3),
         }
     return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..directive import Directive
 from ..errors import Problem, SourceError
-from ..ledger import Ledger, sha256_file, sha256_text
+from ..ledger import Ledger, fingerprint, sha256_file
 from ..runner.languages import LANGUAGES
 from ..scenario import Scenario
 from ..sections import get_section
@@ -84,7 +84,7 @@ def resolve(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger
         stale = []
         if entry["sha256"] != sha256_file(program.path):
             stale.append(f"{rel} changed after it was verified")
-        if entry["sections"].get(directive.section) != sha256_text(section.text):
+        if entry["sections"].get(directive.section) != fingerprint(section.text):
             stale.append(f"section '{directive.section}' differs from the verified one")
         if not golden.is_file() or entry["golden_sha256"] != sha256_file(golden):
             stale.append(f"{golden.name} changed after it was verified")

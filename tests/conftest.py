@@ -1,0 +1,96 @@
+"""The test plugin: the only place that knows about pytest.
+
+- ``verification`` (session): every scenario verified once, ledger written to a temp dir.
+- ``built_site`` (session): ``mkdocs build --strict`` of the real docs against that ledger.
+- Python fences that pytest-markdown-docs executed and passed are recorded, so the guard can
+  tell an executed fence from one that was silently skipped.
+- Tests marked ``guard`` run last, after every fence had its chance to run.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from verified_docs import ledger as ledger_mod
+from verified_docs.scenario import Scenario, discover
+from verified_docs.verify import RunVerdict, verify_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+SNIPPETS = ROOT / "snippets"
+SAMPLES = Path(__file__).resolve().parent / "samples"
+EXECUTED_FENCES = pytest.StashKey[set]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "guard: checks the built site; runs after everything else")
+    config.stash[EXECUTED_FENCES] = set()
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.get_closest_marker("guard") is not None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    # A markdown-docs fence counts as executed only when its call phase passed. Its
+    # start_line is pytest-markdown-docs' own (markdown-it's 0-based fence line + 1).
+    outcome = yield
+    report = outcome.get_result()
+    definition = getattr(item, "test_definition", None)
+    if report.when == "call" and report.passed and definition is not None:
+        item.config.stash[EXECUTED_FENCES].add((str(Path(definition.source_path).resolve()), definition.start_line))
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Every verdict of this session, by scenario name, and the ledger they produced."""
+
+    scenarios: dict[str, Scenario]
+    verdicts: dict[str, list[RunVerdict]]
+    ledger_path: Path
+
+
+def scenario_names() -> list[str]:
+    return [s.name for s in discover(SNIPPETS)]
+
+
+@pytest.fixture(scope="session")
+def verification(tmp_path_factory: pytest.TempPathFactory) -> Verification:
+    scenarios = {s.name: s for s in discover(SNIPPETS)}
+    verdicts = {name: verify_scenario(s) for name, s in scenarios.items()}
+    ledger_path = tmp_path_factory.mktemp("ledger") / "verified-ledger.json"
+    ledger_mod.save(ledger_mod.build([v for vs in verdicts.values() for v in vs], ROOT), ledger_path)
+    return Verification(scenarios, verdicts, ledger_path)
+
+
+@dataclass(frozen=True)
+class BuiltSite:
+    """A strict build's outcome: ``returncode``, combined ``output``, and the ``site`` folder."""
+
+    returncode: int
+    output: str
+    site: Path
+
+
+def build_site(ledger_path: Path, site: Path, config: Path = ROOT / "mkdocs.yml") -> BuiltSite:
+    """Run ``mkdocs build --strict`` in a subprocess (MkDocs stays out of this process)."""
+    env = {**os.environ, "VERIFIED_DOCS_LEDGER": str(ledger_path), "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    return BuiltSite(done.returncode, done.stdout + done.stderr, site)
+
+
+@pytest.fixture(scope="session")
+def built_site(verification: Verification, tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    return build_site(verification.ledger_path, tmp_path_factory.mktemp("site") / "site")
+
+
+@pytest.fixture
+def executed_fences(request: pytest.FixtureRequest) -> set[tuple[str, int]]:
+    """(absolute md path, 1-based fence line) of every fence executed and passed so far."""
+    return request.config.stash[EXECUTED_FENCES]

@@ -1,0 +1,113 @@
+"""The guard: every code block in the built site must be something that ran in this build.
+
+A block passes when its text is a section or golden output that the ledger records as passed,
+or a Python fence of ``docs/`` that pytest-markdown-docs executed and passed in this session.
+Anything else (a hand-written block, a fence nested in a tab or admonition that
+pytest-markdown-docs skipped, an unclosed section that pulled in the rest of a file) fails.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from .errors import Location, Problem
+from .ledger import fingerprint
+
+PYTHON_FENCES = ("py", "python", "python3")
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    """The text of one ``<pre>`` in a built page; ``index`` is 1-based within the page."""
+
+    page: Path
+    index: int
+    text: str
+
+
+class _PreCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0
+        self.current: list[str] = []
+        self.blocks: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "pre":
+            self.depth += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "pre" and self.depth:
+            self.depth -= 1
+            if not self.depth:
+                self.blocks.append("".join(self.current))
+                self.current = []
+
+    def handle_data(self, data: str) -> None:
+        if self.depth:
+            self.current.append(data)
+
+
+def code_blocks(site: Path) -> list[CodeBlock]:
+    """Every ``<pre>`` block of every HTML page under ``site``, in page order."""
+    blocks = []
+    for page in sorted(Path(site).rglob("*.html")):
+        parser = _PreCollector()
+        parser.feed(page.read_text(encoding="utf-8"))
+        blocks += [CodeBlock(page, i, text) for i, text in enumerate(parser.blocks, start=1)]
+    return blocks
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A Python fence in a Markdown source. ``line`` is pytest-markdown-docs' ``start_line``
+    (markdown-it's 0-based opening line + 1, i.e. the 1-based line of the opening fence)."""
+
+    path: Path
+    line: int
+    text: str
+
+
+def python_fences(docs: Path) -> list[Fence]:
+    """Top-level Python fences under ``docs``, parsed the way pytest-markdown-docs parses them
+    (CommonMark; an indented fence inside a tab or admonition is not a fence to it)."""
+    md = MarkdownIt("commonmark")
+    found = []
+    for path in sorted(Path(docs).rglob("*.md")):
+        for token in md.parse(path.read_text(encoding="utf-8")):
+            info = token.info.split()
+            if token.type == "fence" and token.map and info and info[0] in PYTHON_FENCES:
+                found.append(Fence(path.resolve(), token.map[0] + 1, token.content))
+    return found
+
+
+def check_site(site: Path, docs: Path, verified: set[str], executed: set[tuple[str, int]]) -> tuple[list[Problem], int]:
+    """Problems for every unverified code block, and the number of blocks checked.
+
+    ``verified`` holds fingerprints from the ledger; ``executed`` holds (absolute path, line)
+    of the fences that ran and passed.
+    """
+    fences = python_fences(docs)
+    allowed = set(verified)
+    allowed.update(fingerprint(f.text) for f in fences if (str(f.path), f.line) in executed)
+    unexecuted = {fingerprint(f.text): f for f in fences if (str(f.path), f.line) not in executed}
+    problems = []
+    blocks = code_blocks(site)
+    for block in blocks:
+        fp = fingerprint(block.text)
+        if fp in allowed:
+            continue
+        first = block.text.strip("\n").splitlines()[:3]
+        if fp in unexecuted:
+            f = unexecuted[fp]
+            why = (f"Python fence at {Location(f.path, f.line)} was not executed in this run "
+                   "(deselected, failed, or marked notest)")
+        else:
+            why = ("not a verified snippet section or output, nor a fence pytest-markdown-docs executed "
+                   "(a hand-written block, a fence nested in a tab or admonition, or an unclosed section?)")
+        problems.append(Problem(Location(block.page), f"code block #{block.index}: {why}",
+                                tuple(f"| {line}" for line in first)))
+    return problems, len(blocks)
