@@ -23,8 +23,6 @@ SCENARIO_FILE = "scenario.yaml"
 DEFAULT_TIMEOUT_S = 30.0
 STEP_ACTIONS = ("call", "calls", "reply", "quote_last_tool_result")
 
-# What the file name of a program says about its language. One entry per supported language.
-LANGUAGE_OF_SUFFIX = {".py": "python"}
 
 
 @dataclass(frozen=True)
@@ -149,6 +147,17 @@ def _line_of(doc: Any, path: list[Any]) -> int:
     return line
 
 
+def _error_path(error: jsonschema.ValidationError) -> list[Any]:
+    """Where to point for a schema error: an unexpected key's own line, else the value's."""
+    path = list(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = error.schema.get("properties", {})
+        extra = [k for k in error.instance if k not in allowed]
+        if extra:
+            path.append(extra[0])
+    return path
+
+
 def load_scenario(folder: Path, root: Path) -> Scenario:
     """Read ``folder/scenario.yaml``; ``root`` is the snippets root used to name the scenario.
 
@@ -168,7 +177,7 @@ def load_scenario(folder: Path, root: Path) -> Scenario:
     errors = sorted(jsonschema.Draft202012Validator(_schema()).iter_errors(plain), key=lambda e: list(e.absolute_path))
     if errors:
         raise SourceError(*(
-            Problem(Location(path, _line_of(doc, list(e.absolute_path))),
+            Problem(Location(path, _line_of(doc, _error_path(e))),
                     f"{'/'.join(str(p) for p in e.absolute_path) or '(top level)'}: {e.message}")
             for e in errors
         ))

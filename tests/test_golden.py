@@ -1,0 +1,36 @@
+from pathlib import Path
+
+from verified_docs.golden import compare, write_if_changed
+
+
+def test_equal_after_normalising_ids(tmp_path: Path) -> None:
+    g = tmp_path / "p.py.out"
+    g.write_text("request pnd-18f-1 parked\n")
+    assert compare(g, "request pnd-19a-7 parked\n") == []
+
+
+def test_drift_is_a_diff_at_the_golden_line(tmp_path: Path) -> None:
+    g = tmp_path / "p.py.out"
+    g.write_text("status: pending\nparked ask-1\n")
+    (problem,) = compare(g, "status: pending\nparked ask-2\n")
+    assert str(problem.where) == f"{g}:2"
+    assert problem.what == "printed output differs from the golden output"
+    assert "-parked ask-1" in problem.details and "+parked ask-2" in problem.details
+
+
+def test_missing_and_crlf_golden_files(tmp_path: Path) -> None:
+    g = tmp_path / "p.py.out"
+    assert "golden output file is missing" in compare(g, "x\n")[0].what
+    g.write_bytes(b"a\nb\r\n")
+    (problem,) = compare(g, "a\nb\n")
+    assert problem.where.line == 2 and "Windows line endings" in problem.what
+
+
+def test_write_only_when_changed(tmp_path: Path) -> None:
+    g = tmp_path / "p.py.out"
+    assert write_if_changed(g, "id pnd-1-1\n") is True
+    before = g.stat().st_mtime_ns
+    assert write_if_changed(g, "id pnd-2-2\n") is False  # equivalent after normalising
+    assert g.stat().st_mtime_ns == before and g.read_text() == "id pnd-1-1\n"
+    assert write_if_changed(g, "other\n") is True and g.read_text() == "other\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["p.py.out"]  # no temp file left behind

@@ -1,0 +1,64 @@
+from pathlib import Path
+
+import pytest
+
+from verified_docs.errors import SourceError
+from verified_docs.scenario import discover, load_scenario
+
+VALID = """title: T
+runs:
+  - name: one
+    programs: {python: main.py}
+    model:
+      - reply: hi
+    expect:
+      model_requests: 1
+"""
+
+
+def make(tmp_path: Path, text: str, name: str = "s") -> Path:
+    folder = tmp_path / "g" / name
+    folder.mkdir(parents=True)
+    (folder / "main.py").write_text("print('hi')\n")
+    (folder / "scenario.yaml").write_text(text)
+    return folder
+
+
+def test_valid_scenario_loads_with_lines(tmp_path: Path) -> None:
+    s = load_scenario(make(tmp_path, VALID), tmp_path)
+    assert s.name == "g/s" and s.languages == ("python",)
+    (run,) = s.runs
+    assert run.steps[0].reply == "hi" and run.steps[0].where.line == 6
+    assert run.expect.model_requests == 1 and run.expect.line_of("model_requests") == 8
+
+
+def test_yaml_syntax_error_names_the_line(tmp_path: Path) -> None:
+    folder = make(tmp_path, "title: T\nruns: [\n  - oops: {\n")
+    with pytest.raises(SourceError, match=r"scenario\.yaml:\d+: invalid YAML"):
+        load_scenario(folder, tmp_path)
+
+
+def test_wrong_type_and_unknown_key_name_file_line_and_path(tmp_path: Path) -> None:
+    text = VALID.replace("model_requests: 1", "model_requests: many\n      colour: red")
+    folder = make(tmp_path, text)
+    with pytest.raises(SourceError) as e:
+        load_scenario(folder, tmp_path)
+    msg = str(e.value)
+    assert f"{folder / 'scenario.yaml'}:9: runs/0/expect: Additional properties are not allowed ('colour' was unexpected)" in msg
+    assert f"{folder / 'scenario.yaml'}:8: runs/0/expect/model_requests: 'many' is not of type 'integer'" in msg
+
+
+def test_step_with_two_actions_and_missing_program(tmp_path: Path) -> None:
+    text = VALID.replace("- reply: hi", "- reply: hi\n        quote_last_tool_result: true").replace("main.py", "gone.py")
+    with pytest.raises(SourceError) as e:
+        load_scenario(make(tmp_path, text), tmp_path)
+    msg = str(e.value)
+    assert ":6: runs/0/model/0: a step needs exactly one of call, calls, reply, quote_last_tool_result; got reply, quote_last_tool_result" in msg
+    assert ":4: program gone.py does not exist" in msg
+
+
+def test_discover_reports_every_broken_scenario(tmp_path: Path) -> None:
+    make(tmp_path, VALID, "a")
+    make(tmp_path, "title: 3\n", "b")
+    with pytest.raises(SourceError, match=r"b/scenario\.yaml:1: \(top level\): 'runs' is a required property"):
+        discover(tmp_path)

@@ -1,0 +1,57 @@
+from pathlib import Path
+
+import pytest
+
+from verified_docs.errors import Location, SourceError
+from verified_docs.sections import get_section, parse_sections
+
+GOOD = """import os
+# --8<-- [start:outer]
+def f():
+    # --8<-- [start:inner]
+    return 1
+    # --8<-- [end:inner]
+# --8<-- [end:outer]
+"""
+
+
+def test_sections_are_dedented_and_drop_nested_markers(tmp_path: Path) -> None:
+    p = tmp_path / "a.py"
+    p.write_text(GOOD)
+    sections = parse_sections(p)
+    assert sections["outer"].text == "def f():\n    return 1"
+    assert sections["inner"].text == "return 1"
+    assert (sections["inner"].start_line, sections["inner"].end_line) == (4, 6)
+
+
+def test_unclosed_section_names_its_start_line(tmp_path: Path) -> None:
+    p = tmp_path / "a.py"
+    p.write_text("x = 1\n# --8<-- [start:tail]\ny = 2\n")
+    with pytest.raises(SourceError) as e:
+        parse_sections(p)
+    assert str(e.value) == f"{p}:2: section 'tail' is never closed (expected '--8<-- [end:tail]')"
+
+
+def test_duplicated_section_names_both_lines(tmp_path: Path) -> None:
+    p = tmp_path / "a.py"
+    p.write_text("# --8<-- [start:a]\n# --8<-- [end:a]\n# --8<-- [start:a]\n# --8<-- [end:a]\n")
+    with pytest.raises(SourceError) as e:
+        parse_sections(p)
+    assert f"{p}:3: section 'a' started again (first started at line 1)" in str(e.value)
+
+
+def test_end_without_start(tmp_path: Path) -> None:
+    p = tmp_path / "a.py"
+    p.write_text("x = 1\n# --8<-- [end:a]\n")
+    with pytest.raises(SourceError, match=r"a\.py:2: section 'a' ends here but was never started"):
+        parse_sections(p)
+
+
+def test_unknown_section_lists_valid_names_at_the_referring_line(tmp_path: Path) -> None:
+    p = tmp_path / "a.py"
+    p.write_text(GOOD)
+    page = Location(tmp_path / "page.md", 7)
+    with pytest.raises(SourceError) as e:
+        get_section(p, "nope", referenced_from=page)
+    assert str(e.value).startswith(f"{tmp_path / 'page.md'}:7: unknown section 'nope'")
+    assert "valid sections: inner, outer" in str(e.value)
