@@ -1,0 +1,4 @@
+import sys
+
+print("about to fail", file=sys.stderr)
+sys.exit(3)

@@ -1,0 +1,95 @@
+"""Verification end to end: a broken example fails with a message saying what differed."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLES, SNIPPETS
+from verified_docs.scenario import load_scenario
+from verified_docs.verify import verify_scenario
+
+BROKEN = SAMPLES / "snippets"
+
+
+def copy_scenario(tmp_path: Path, name: str) -> Path:
+    target = tmp_path / "snippets" / name
+    shutil.copytree(SNIPPETS / name, target)
+    return target
+
+
+def verify_copy(folder: Path, root: Path):
+    return verify_scenario(load_scenario(folder, root))
+
+
+def messages(verdicts) -> str:
+    return "\n".join(v.report() for v in verdicts if not v.passed)
+
+
+def test_unchanged_copy_passes(tmp_path: Path) -> None:
+    folder = copy_scenario(tmp_path, "suspension/approval-gate")
+    verdicts = verify_copy(folder, tmp_path / "snippets")
+    assert [v.passed for v in verdicts] == [True], messages(verdicts)
+
+
+def test_one_character_of_golden_output_changed_fails_with_a_diff(tmp_path: Path) -> None:
+    folder = copy_scenario(tmp_path, "suspension/approval-gate")
+    golden = folder / "approval_gate.py.out"
+    golden.write_text(golden.read_text().replace("approved by dana", "approved by dina", 1))
+    (v,) = verify_copy(folder, tmp_path / "snippets")
+    (problem,) = v.problems
+    assert problem.what == "printed output differs from the golden output"
+    assert str(problem.where) == f"{golden}:3"
+    assert "-model said: The tool result I was shown: deployed to staging, approved by dina" in problem.details
+    assert "+model said: The tool result I was shown: deployed to staging, approved by dana" in problem.details
+
+
+def test_reply_under_another_key_never_reaches_the_tool_and_fails(tmp_path: Path) -> None:
+    # The careless-host mistake: the Answer carries the reply under a key the tool does not read.
+    folder = copy_scenario(tmp_path, "suspension/approval-gate")
+    program = folder / "approval_gate.py"
+    source = program.read_text()
+    assert 'data={"approver": "dana"}' in source
+    program.write_text(source.replace('data={"approver": "dana"}', 'data={"name": "dana"}'))
+    (v,) = verify_copy(folder, tmp_path / "snippets")
+    report = v.report()
+    assert "tool_results_shown: expected ['deployed to staging, approved by dana', " in report
+    assert "tool_answers: expected" in report
+    assert f"{folder / 'scenario.yaml'}:" in report
+
+
+def test_declined_instead_of_approved_fails_on_evidence(tmp_path: Path) -> None:
+    folder = copy_scenario(tmp_path, "suspension/approval-gate")
+    program = folder / "approval_gate.py"
+    program.write_text(program.read_text().replace("for decision in (True, False):", "for decision in (False, False):"))
+    (v,) = verify_copy(folder, tmp_path / "snippets")
+    report = v.report()
+    assert "tool_runs: expected {'deploy': 3}, got {'deploy': 2}" in report
+    assert "tool_results_shown" in report
+
+
+def test_hanging_program_is_killed_with_its_children_and_the_rest_reported() -> None:
+    hang, after = verify_copy(BROKEN / "broken/hang", BROKEN)
+    assert hang.problems[0].what == "killed after its 1s timeout (process group sent SIGKILL)"
+    assert hang.duration_s < 10
+    assert after.problems[0].what == "not run: the earlier run 'hangs' failed"
+    assert str(after.problems[0].where).endswith("hang/scenario.yaml:8")
+    leftovers = os.popen("pgrep -f 'import time; time.sleep\\(120\\)'").read().split()
+    assert leftovers == [], f"the hanging program's child survived: {leftovers}"
+
+
+def test_syntax_error_names_the_snippet_line() -> None:
+    (v,) = verify_copy(BROKEN / "broken/syntax-error", BROKEN)
+    first = v.problems[0]
+    assert str(first.where).endswith("syntax-error/broken.py:3")
+    assert first.what == "exit code: expected 0, got 1"
+    assert any("SyntaxError" in d for d in first.details)
+
+
+def test_non_zero_exit_shows_stderr() -> None:
+    (v,) = verify_copy(BROKEN / "broken/exit-code", BROKEN)
+    first = v.problems[0]
+    assert first.what == "exit code: expected 0, got 3"
+    assert first.details == ("about to fail",)
