@@ -1,0 +1,91 @@
+"""The MkDocs hook refuses unknown, malformed and unverified examples, naming page and line."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, SNIPPETS, build_site
+from verified_docs import ledger as ledger_mod
+from verified_docs.scenario import load_scenario
+from verified_docs.verify import verify_scenario
+
+PAGE = """# Page
+
+<!-- verified-example scenario="{scenario}" program="approval_gate" section="{section}" -->
+"""
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A one-page MkDocs project using the real hook and a copy of the approval-gate scenario."""
+    root = tmp_path_factory.mktemp("project")
+    shutil.copytree(SNIPPETS / "suspension/approval-gate", root / "snippets/suspension/approval-gate")
+    (root / "docs").mkdir()
+    config = (ROOT / "mkdocs.yml").read_text()
+    config = config[: config.index("nav:")] + "nav:\n  - page.md\n" + config[config.index("theme:"):]
+    config = config.replace("verified_docs/mkdocs_hook.py", str(ROOT / "verified_docs/mkdocs_hook.py"))
+    (root / "mkdocs.yml").write_text(config)
+    scenario = load_scenario(root / "snippets/suspension/approval-gate", root / "snippets")
+    ledger_mod.save(ledger_mod.build(verify_scenario(scenario), root), root / "ledger.json")
+    return root
+
+
+def build(project: Path, scenario: str = "suspension/approval-gate", section: str = "tool",
+          ledger: str = "ledger.json"):
+    (project / "docs/page.md").write_text(PAGE.format(scenario=scenario, section=section))
+    return build_site(project / ledger, project / "site", config=project / "mkdocs.yml")
+
+
+def test_verified_example_builds_into_tabs(project: Path) -> None:
+    built = build(project)
+    assert built.returncode == 0, built.output
+    html = (project / "site/page/index.html").read_text()
+    assert 'class="tabbed-set' in html and ">Python</label>" in html
+    assert "approval_gate.py" in html and "Ran green against toolnexus" in html
+
+
+def test_unknown_scenario_names_page_line_and_valid_names(project: Path) -> None:
+    built = build(project, scenario="suspension/nope")
+    assert built.returncode != 0
+    assert f"{project / 'docs/page.md'}:3: unknown scenario 'suspension/nope'" in built.output
+    assert "valid scenarios: suspension/approval-gate" in built.output
+
+
+def test_unknown_section_lists_the_valid_ones(project: Path) -> None:
+    built = build(project, section="nope")
+    assert built.returncode != 0
+    assert f"{project / 'docs/page.md'}:3: unknown section 'nope'" in built.output
+    assert "valid sections: run, tool, wait-for" in built.output
+
+
+def test_missing_ledger_says_how_to_make_one(project: Path) -> None:
+    built = build(project, ledger="no-such-ledger.json")
+    assert built.returncode != 0
+    assert "no verification ledger; run `nox -s docs`" in built.output
+
+
+def test_program_changed_after_verification_is_refused(project: Path) -> None:
+    program = project / "snippets/suspension/approval-gate/approval_gate.py"
+    original = program.read_text()
+    try:
+        program.write_text(original.replace("approved by {approver}", "approved by {approver}!"))
+        built = build(project)
+    finally:
+        program.write_text(original)
+    assert built.returncode != 0
+    assert (f"{project / 'docs/page.md'}:3: example is stale: snippets/suspension/approval-gate/approval_gate.py "
+            "changed after it was verified; section 'tool' differs from the verified one") in built.output
+
+
+def test_unclosed_section_in_the_program_fails_the_build(project: Path) -> None:
+    program = project / "snippets/suspension/approval-gate/approval_gate.py"
+    original = program.read_text()
+    try:
+        program.write_text(original.replace("# --8<-- [end:tool]\n", "", 1))
+        built = build(project)
+    finally:
+        program.write_text(original)
+    assert built.returncode != 0
+    assert "approval_gate.py:8: section 'tool' is never closed" in built.output
