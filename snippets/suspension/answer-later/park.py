@@ -22,7 +22,7 @@ def ask_human(question: str, ctx: ToolContext = None):
         # The id comes from the question, so the same call made again in
         # resume.py suspends with the same id and the stored Answer matches it.
         request_id = "ask-" + hashlib.sha1(question.encode()).hexdigest()[:10]
-        return pending(kind="input", prompt=question)
+        return pending(kind="input", id=request_id, prompt=question)
     # Called again with the human's Answer: the reply is under the key we chose.
     return f"the human replied: {ctx.answer.data['value']}"
 # --8<-- [end:tool]

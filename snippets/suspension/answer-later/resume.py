@@ -50,7 +50,8 @@ async def main(request_id: str, reply: str) -> None:
     # --8<-- [start:rewind]
     # Rewind: everything before the halted user turn is history, and that
     # turn is asked again. Its tool suspends with the same id as before, and
-    # the one-shot wait_for answers it with the stored Answer.
+    # the one-shot wait_for answers it with the stored Answer. (If the model
+    # asks a different question this time, the ids differ and wait_for refuses.)
     turn = max(i for i, m in enumerate(messages) if m["role"] == "user")
     history, prompt = messages[:turn], messages[turn]["content"]
     client = create_client(
