@@ -13,8 +13,8 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bsk-mock-[0-9a-f]+\b"), "sk-mock-<key>"),
     (re.compile(r"\b(127\.0\.0\.1|localhost):\d+\b"), r"\1:<port>"),
     (re.compile(r"/tmp/verified-docs-[^/\s]+"), "<workdir>"),
-    # durations such as 12ms, 0.25 s, 1.5s
-    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s)\b"), "<duration>"),
+    # durations such as 12ms, 0.25 s, 1.5s (whole seconds such as "1990s" are left alone)
+    (re.compile(r"\b(?:\d+(?:\.\d+)?\s?ms|\d+\.\d+\s?s)\b"), "<duration>"),
 )
 
 

@@ -8,7 +8,8 @@ method and returns its result unchanged.
 
 Events (SPEC §10 vocabulary):
   {"event": "tool_execute", "tool", "args", "answer": Answer|None, "output", "is_error", "pending": Request|None}
-  {"event": "wait_for", "request": Request, "answer": Answer|None}
+  {"event": "wait_for", "request": Request}              (before the host's callback runs)
+  {"event": "wait_for_answered", "request_id", "answer": Answer|None}
   {"event": "run_end", "status", "pending": Request|None, "text"}
 """
 from __future__ import annotations
@@ -56,10 +57,12 @@ def _traced_wait_for(fn):
 
     @functools.wraps(fn)
     async def wait_for(request):
+        # Recorded before the call, so a wait_for that raises still counts as called.
+        _emit({"event": "wait_for", "request": request})
         answer = fn(request)
         if inspect.isawaitable(answer):
             answer = await answer
-        _emit({"event": "wait_for", "request": request, "answer": answer})
+        _emit({"event": "wait_for_answered", "request_id": request.id, "answer": answer})
         return answer
 
     wait_for.__verified_docs_traced__ = True

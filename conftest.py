@@ -1,4 +1,5 @@
-"""The test plugin: the only place that knows about pytest.
+"""The test plugin: the only place that knows about pytest. It sits at the project root so
+that its hooks also see the Markdown fences collected from docs/.
 
 - ``verification`` (session): every scenario verified once, ledger written to a temp dir.
 - ``built_site`` (session): ``mkdocs build --strict`` of the real docs against that ledger.
@@ -20,10 +21,12 @@ from verified_docs import ledger as ledger_mod
 from verified_docs.scenario import Scenario, discover
 from verified_docs.verify import RunVerdict, verify_scenario
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent
 SNIPPETS = ROOT / "snippets"
-SAMPLES = Path(__file__).resolve().parent / "samples"
+SAMPLES = ROOT / "tests" / "samples"
 EXECUTED_FENCES = pytest.StashKey[set]()
+# Sample programs are inputs, not tests; --markdown-docs would import them for docstrings.
+collect_ignore = ["tests/samples"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
