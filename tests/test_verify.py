@@ -93,3 +93,16 @@ def test_non_zero_exit_shows_stderr() -> None:
     first = v.problems[0]
     assert first.what == "exit code: expected 0, got 3"
     assert first.details == ("about to fail",)
+
+
+def test_tool_that_ignores_the_answer_fails_even_with_the_right_words(tmp_path: Path) -> None:
+    # The hard-coded mutant: same text, same run counts, but the Answer's data is never read.
+    folder = copy_scenario(tmp_path, "suspension/approval-gate")
+    program = folder / "approval_gate.py"
+    source = program.read_text()
+    assert 'approver = ctx.answer.data["approver"]' in source
+    program.write_text(source.replace('approver = ctx.answer.data["approver"]', 'approver = "dana"'))
+    (v,) = verify_copy(folder, tmp_path / "snippets")
+    (problem,) = v.problems
+    assert problem.what == "answer_data_read: expected [True], got [False]"
+    assert str(problem.where) == f"{folder / 'scenario.yaml'}:29"

@@ -53,7 +53,7 @@ def tool_results_shown(requests: tuple[RecordedRequest, ...]) -> list[str]:
     return shown
 
 
-_TRACED = ("tool_runs", "tool_answers", "wait_for_calls", "run_statuses")
+_TRACED = ("tool_runs", "tool_answers", "answer_data_read", "wait_for_calls", "run_statuses")
 
 
 def _tool_runs(obs: Observation, expected: dict[str, int]) -> dict[str, int]:
@@ -111,6 +111,9 @@ def check_evidence(expect: Expect, obs: Observation) -> list[Problem]:
         ("tool_answers", expect.tool_answers,
          lambda: _as_json([{"tool": e["tool"], "answer": e["answer"]} for e in obs.trace if e["event"] == "tool_execute"]),
          lambda v: _as_json(list(v))),
+        ("answer_data_read", expect.answer_data_read,
+         lambda: [e.get("answer_data_read", False) for e in obs.trace
+                  if e["event"] == "tool_execute" and e["answer"] is not None], list),
         ("wait_for_calls", expect.wait_for_calls,
          lambda: sum(1 for e in obs.trace if e["event"] == "wait_for"), lambda v: v),
         ("run_statuses", expect.run_statuses,

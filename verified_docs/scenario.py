@@ -64,6 +64,7 @@ class Expect:
     tool_results_shown: tuple[str, ...] | None = None
     tool_runs: dict[str, int] | None = None
     tool_answers: tuple[dict[str, Any], ...] | None = None
+    answer_data_read: tuple[bool, ...] | None = None
     wait_for_calls: int | None = None
     run_statuses: tuple[str, ...] | None = None
     stdout_contains: tuple[str, ...] = ()
@@ -227,6 +228,7 @@ def load_scenario(folder: Path, root: Path) -> Scenario:
                 tool_results_shown=tuple(e["tool_results_shown"]) if "tool_results_shown" in e else None,
                 tool_runs=e.get("tool_runs"),
                 tool_answers=tuple(e["tool_answers"]) if "tool_answers" in e else None,
+                answer_data_read=tuple(e["answer_data_read"]) if "answer_data_read" in e else None,
                 wait_for_calls=e.get("wait_for_calls"),
                 run_statuses=tuple(e["run_statuses"]) if "run_statuses" in e else None,
                 stdout_contains=tuple(e.get("stdout_contains", [])),

@@ -7,7 +7,8 @@ is appended to the trace as one JSON line. Nothing is replaced: each wrapper cal
 method and returns its result unchanged.
 
 Events (SPEC §10 vocabulary):
-  {"event": "tool_execute", "tool", "args", "answer": Answer|None, "output", "is_error", "pending": Request|None}
+  {"event": "tool_execute", "tool", "args", "answer": Answer|None, "answer_data_read": bool,
+   "output", "is_error", "pending": Request|None}
   {"event": "wait_for", "request": Request}              (before the host's callback runs)
   {"event": "wait_for_answered", "request_id", "answer": Answer|None}
   {"event": "run_end", "status", "pending": Request|None, "text"}
@@ -36,16 +37,57 @@ def _emit(event: dict) -> None:
         f.write(json.dumps(event, default=_plain) + "\n")
 
 
+class _ReadRecordingDict(dict):
+    """``Answer.data`` as the tool sees it: a real dict that notes whether it was read."""
+
+    def _note(self):
+        self.__dict__["was_read"] = True
+
+    def __getitem__(self, key):
+        self._note()
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self._note()
+        return super().get(key, default)
+
+    def __contains__(self, key):
+        self._note()
+        return super().__contains__(key)
+
+    def __iter__(self):
+        self._note()
+        return super().__iter__()
+
+    def keys(self):
+        self._note()
+        return super().keys()
+
+    def values(self):
+        self._note()
+        return super().values()
+
+    def items(self):
+        self._note()
+        return super().items()
+
+
 def _patch_toolkit(module) -> None:
     real = module.Toolkit.execute
 
     @functools.wraps(real)
     async def execute(self, name, args=None, ctx=None):
+        answer = getattr(ctx, "answer", None)
+        watched = None
+        if answer is not None and isinstance(answer.data, dict):
+            # Same values, same types: only reads of ctx.answer.data are noted.
+            watched = _ReadRecordingDict(answer.data)
+            ctx = dataclasses.replace(ctx, answer=dataclasses.replace(answer, data=watched))
         result = await real(self, name, args, ctx)
         meta = result.metadata or {}
         _emit({"event": "tool_execute", "tool": name, "args": args or {},
-               "answer": getattr(ctx, "answer", None), "output": result.output,
-               "is_error": result.is_error, "pending": meta.get("pending")})
+               "answer": answer, "answer_data_read": bool(watched is not None and watched.__dict__.get("was_read")),
+               "output": result.output, "is_error": result.is_error, "pending": meta.get("pending")})
         return result
 
     module.Toolkit.execute = execute
