@@ -105,4 +105,4 @@ def test_tool_that_ignores_the_answer_fails_even_with_the_right_words(tmp_path: 
     (v,) = verify_copy(folder, tmp_path / "snippets")
     (problem,) = v.problems
     assert problem.what == "answer_data_read: expected [True], got [False]"
-    assert str(problem.where) == f"{folder / 'scenario.yaml'}:29"
+    assert str(problem.where) == f"{folder / 'scenario.yaml'}:28"
