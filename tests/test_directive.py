@@ -35,5 +35,5 @@ def test_missing_attribute_and_bad_output() -> None:
 
 
 def test_directive_not_on_a_line_of_its_own_is_an_error() -> None:
-    with pytest.raises(SourceError, match=r"page\.md:1: malformed verified-example directive"):
+    with pytest.raises(SourceError, match=r"page\.md:1: malformed verified directive"):
         find_directives('See <!-- verified-example scenario="g/s" program="m" section="t" --> here', PAGE)

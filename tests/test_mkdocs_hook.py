@@ -89,3 +89,12 @@ def test_unclosed_section_in_the_program_fails_the_build(project: Path) -> None:
         program.write_text(original)
     assert built.returncode != 0
     assert "approval_gate.py:8: section 'tool' is never closed" in built.output
+
+
+def test_evidence_directive_renders_from_the_scenario(project: Path) -> None:
+    (project / "docs/page.md").write_text('# Page\n\n<!-- verified-evidence scenario="suspension/approval-gate" -->\n')
+    built = build_site(project / "ledger.json", project / "site", config=project / "mkdocs.yml")
+    assert built.returncode == 0, built.output
+    html = (project / "site/page/index.html").read_text()
+    assert "Checked on every build" in html
+    assert "<code>wait_for</code> was called 2 times." in html

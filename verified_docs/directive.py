@@ -8,6 +8,11 @@ A page asks for a verified example with one line of its own::
 stem in every language); ``section`` a named section of it. Optional: ``output="no"`` hides
 the golden output, ``output="only"`` shows only the output. As an HTML comment, the directive
 is invisible wherever the hook does not run, and never looks like code.
+
+A second kind lists the evidence a scenario's build checked, generated from its
+``scenario.yaml`` so that the page's claims and the checks cannot drift apart::
+
+    <!-- verified-evidence scenario="suspension/answer-later" -->
 """
 from __future__ import annotations
 
@@ -17,24 +22,26 @@ from pathlib import Path
 
 from .errors import Location, SourceError
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-example\b(?P<attrs>.*?)-->\s*$")
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence)\b(?P<attrs>.*?)-->\s*$")
 _ATTR = re.compile(r'\s*(?P<key>[a-z_]+)="(?P<value>[^"]*)"')
-REQUIRED = ("scenario", "program", "section")
 OUTPUT_CHOICES = ("yes", "no", "only")
-VALID = REQUIRED + ("output",)
+REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",)}
+VALID = {"example": REQUIRED["example"] + ("output",), "evidence": REQUIRED["evidence"]}
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True)
 class Directive:
-    """One example request at ``where`` (the page and 1-based line)."""
+    """One directive at ``where`` (the page and 1-based line). ``kind`` is ``example`` or
+    ``evidence``; ``program`` and ``section`` are empty for ``evidence``."""
 
     where: Location
     indent: str
     scenario: str
-    program: str
-    section: str
+    program: str = ""
+    section: str = ""
     output: str = "yes"
+    kind: str = "example"
 
     def __str__(self) -> str:
         return f"{self.where}: {self.scenario} {self.program}#{self.section}"
@@ -61,10 +68,11 @@ def find_directives(markdown: str, page: Path) -> list[Directive]:
             continue
         m = DIRECTIVE.match(line)
         if m is None:
-            if "verified-example" in line:
-                raise SourceError.at(page, number, "malformed verified-example directive (it must be a line of its own: "
+            if "verified-example" in line or "verified-evidence" in line:
+                raise SourceError.at(page, number, "malformed verified directive (it must be a line of its own: "
                                                    '<!-- verified-example scenario="..." program="..." section="..." -->)')
             continue
+        kind = m.group("kind")
         attrs: dict[str, str] = {}
         rest = m.group("attrs")
         pos = 0
@@ -73,17 +81,17 @@ def find_directives(markdown: str, page: Path) -> list[Directive]:
             if a is None:
                 raise SourceError.at(page, number, f"cannot read the directive's attributes from {rest[pos:].strip()!r}",
                                      'attributes look like name="value"')
-            if a.group("key") not in VALID:
+            if a.group("key") not in VALID[kind]:
                 raise SourceError.at(page, number, f"unknown attribute '{a.group('key')}'",
-                                     f"valid attributes: {', '.join(VALID)}")
+                                     f"valid attributes: {', '.join(VALID[kind])}")
             attrs[a.group("key")] = a.group("value")
             pos = a.end()
-        missing = [k for k in REQUIRED if not attrs.get(k)]
+        missing = [k for k in REQUIRED[kind] if not attrs.get(k)]
         if missing:
             raise SourceError.at(page, number, f"directive is missing {', '.join(missing)}")
         output = attrs.get("output", "yes")
         if output not in OUTPUT_CHOICES:
             raise SourceError.at(page, number, f"output: expected one of {', '.join(OUTPUT_CHOICES)}, got {output!r}")
-        found.append(Directive(Location(page, number), m.group("indent"), attrs["scenario"], attrs["program"],
-                               attrs["section"], output))
+        found.append(Directive(Location(page, number), m.group("indent"), attrs["scenario"],
+                               attrs.get("program", ""), attrs.get("section", ""), output, kind))
     return found

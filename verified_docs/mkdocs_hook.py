@@ -17,6 +17,7 @@ from mkdocs.exceptions import PluginError
 from verified_docs import ledger as ledger_mod
 from verified_docs.directive import find_directives
 from verified_docs.errors import SourceError
+from verified_docs.render.evidence import render_evidence
 from verified_docs.render.resolve import resolve
 from verified_docs.render.tabs import render_example
 from verified_docs.scenario import Scenario, discover
@@ -47,8 +48,11 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
             return markdown
         lines = markdown.splitlines(keepends=True)
         for d in reversed(directives):
-            example = resolve(d, _state["scenarios"], _state["ledger"], _state["root"])
-            lines[d.where.line - 1] = render_example(example)
+            if d.kind == "evidence":
+                lines[d.where.line - 1] = render_evidence(d, _state["scenarios"], _state["ledger"], _state["root"])
+            else:
+                example = resolve(d, _state["scenarios"], _state["ledger"], _state["root"])
+                lines[d.where.line - 1] = render_example(example)
         return "".join(lines)
     except SourceError as e:
         raise PluginError(str(e)) from None

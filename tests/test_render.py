@@ -1,0 +1,26 @@
+"""Renderers: tabs carry include lines (never code through jinja); evidence reads as sentences."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import SNIPPETS
+from verified_docs.render.evidence import sentences
+from verified_docs.render.templating import code
+from verified_docs.scenario import load_scenario
+
+
+def test_inline_code_survives_backticks() -> None:
+    assert code("plain") == "`plain`"
+    assert code("a `b` c") == "``a `b` c``"
+    assert code("`edge`") == "`` `edge` ``"
+
+
+def test_evidence_sentences_follow_the_scenario() -> None:
+    scenario = load_scenario(SNIPPETS / "suspension/answer-later", SNIPPETS)
+    park, resume = (sentences(r.expect) for r in scenario.runs)
+    assert "`wait_for` was never called." in park
+    assert "Run status: `pending`." in park
+    assert ("`ctx.answer` at each tool execution, in order: `ask_human` got none; `ask_human` got "
+            '`Answer(id="ask-fa3ca410e7", ok=True, data={"value": "staging"})`.') in resume
+    assert "The tool results the model was shown: `the human replied: staging`." in resume
+    assert "The model received 2 requests." in resume

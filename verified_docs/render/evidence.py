@@ -1,0 +1,103 @@
+"""Render the evidence a scenario is checked against, in words, from its ``scenario.yaml``.
+
+Pages state what a build proved by including this block instead of restating it by hand, so
+the prose and the checks cannot drift apart.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..directive import Directive
+from ..errors import Problem, SourceError
+from ..ledger import Ledger
+from ..scenario import Expect, Scenario
+from .templating import code, render
+
+
+@dataclass(frozen=True)
+class RunEvidence:
+    """One run's evidence as sentences: ``label`` names the run and its programs."""
+
+    label: str
+    args: tuple[str, ...]
+    lines: tuple[str, ...]
+
+
+def answer_text(answer: dict[str, Any] | None) -> str:
+    """``Answer(id=..., ok=..., data=...)`` as Python would write it, omitting unset fields."""
+    if answer is None:
+        return "none"
+    parts = [f"id={json.dumps(answer['id'])}", f"ok={answer['ok']!r}"]
+    if answer.get("data") is not None:
+        parts.append(f"data={json.dumps(answer['data'])}")
+    if answer.get("reason") is not None:
+        parts.append(f"reason={json.dumps(answer['reason'])}")
+    return code(f"Answer({', '.join(parts)})")
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def sentences(e: Expect) -> tuple[str, ...]:
+    """Each stated evidence item of ``e`` as one sentence, in a fixed order."""
+    out = []
+    if e.exit_code != 0:
+        out.append(f"the program exits with code {e.exit_code}")
+    if e.model_requests is not None:
+        out.append(f"the model received {_count(e.model_requests, 'request')}")
+    if e.tool_runs is not None:
+        runs = [f"{code(name)} never ran" if n == 0 else f"{code(name)} ran {_times(n)}"
+                for name, n in e.tool_runs.items()] or ["no tool ran"]
+        out.append(", ".join(runs))
+    if e.tool_answers is not None:
+        if e.tool_answers:
+            seen = "; ".join(f"{code(a['tool'])} got {answer_text(a['answer'])}" for a in e.tool_answers)
+            out.append(f"`ctx.answer` at each tool execution, in order: {seen}")
+        else:
+            out.append("no tool execution received `ctx.answer`")
+    if e.answer_data_read:
+        reads = ", ".join("yes" if r else "no" for r in e.answer_data_read)
+        out.append(f"the tool read `ctx.answer.data` when it had an Answer: {reads}")
+    if e.wait_for_calls is not None:
+        out.append("`wait_for` was never called" if e.wait_for_calls == 0
+                   else f"`wait_for` was called {_times(e.wait_for_calls)}")
+    if e.tool_results_shown is not None:
+        shown = ", ".join(code(s) for s in e.tool_results_shown) or "no tool result at all"
+        out.append(f"the tool results the model was shown: {shown}")
+    if e.transcript_balanced:
+        out.append("every tool call in every request had its tool result (a strict provider accepts it)")
+    if e.run_statuses is not None:
+        out.append("run status: " + (", ".join(code(s) for s in e.run_statuses) or "no run finished"))
+    for text in e.stdout_contains:
+        out.append(f"the program printed {code(text)}")
+    return tuple(s[0].upper() + s[1:] + "." for s in out)
+
+
+def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger, root: Path) -> str:
+    """Markdown admonition listing the evidence of ``directive.scenario``.
+
+    Raises :class:`SourceError` at the directive for an unknown scenario, or one whose runs did
+    not all pass in this build.
+    """
+    scenario = scenarios.get(directive.scenario)
+    if scenario is None:
+        raise SourceError(Problem(directive.where, f"unknown scenario '{directive.scenario}'",
+                                  (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",)))
+    runs = []
+    for run in scenario.runs:
+        for program in run.programs.values():
+            rel = program.path.resolve().relative_to(root.resolve()).as_posix()
+            entry = ledger.programs.get(rel)
+            if entry is None or not entry["passed"]:
+                raise SourceError(Problem(directive.where, f"{rel} did not pass in this build; its evidence cannot be shown"))
+        names = ", ".join(sorted({p.path.name for p in run.programs.values()}))
+        runs.append(RunEvidence(f"{run.name} ({names})", run.args, sentences(run.expect)))
+    return render("evidence.md.j2", directive.indent, scenario=scenario, runs=runs)
