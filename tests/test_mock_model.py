@@ -84,3 +84,20 @@ def test_unused_steps_and_bad_key() -> None:
     assert status == 401 and body["error"]["type"] == "invalid_api_key"
     assert str(problem) == ("scenario.yaml:7: 2 scripted step(s) were never requested, starting with: "
                             'call deploy({"environment": "qa"})')
+
+
+def test_streaming_request_gets_openai_chunks() -> None:
+    with MockModel(steps(), WHERE) as mock:
+        req = urllib.request.Request(mock.base_url + "/chat/completions", data=json.dumps({
+            "model": "m", "stream": True, "stream_options": {"include_usage": True},
+            "messages": [{"role": "user", "content": "go"}], "tools": TOOLS}).encode(),
+            headers={"Authorization": f"Bearer {mock.api_key}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            assert r.headers["Content-Type"] == "text/event-stream"
+            lines = [line for line in r.read().decode().split("\n\n") if line]
+    assert lines[-1] == "data: [DONE]"
+    chunks = [json.loads(line[len("data: "):]) for line in lines[:-1]]
+    calls = [c["choices"][0]["delta"]["tool_calls"][0] for c in chunks if c["choices"] and "tool_calls" in c["choices"][0]["delta"]]
+    assert calls[0]["function"]["name"] == "deploy" and calls[1]["function"]["arguments"] == '{"environment": "qa"}'
+    assert chunks[-2]["choices"][0]["finish_reason"] == "tool_calls"
+    assert chunks[-1]["choices"] == [] and chunks[-1]["usage"]["total_tokens"] > 0

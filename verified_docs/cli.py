@@ -6,6 +6,7 @@ failed or 2 on bad input (a malformed scenario, an unknown language).
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import sys
 import time
 from pathlib import Path
@@ -26,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--ledger", type=Path, default=ledger_mod.DEFAULT_LEDGER, help="ledger path, under root")
     verify.add_argument("--languages", default=",".join(LANGUAGES),
                         help=f"comma-separated languages to verify (known: {', '.join(LANGUAGES)})")
+    verify.add_argument("--only", metavar="GLOB", default="*",
+                        help="verify only scenarios whose name matches (fnmatch), e.g. 'suspension/answer-*'")
     verify.add_argument("--update-outputs", action="store_true",
                         help="rewrite golden files of runs whose only problem is drifted output")
     args = parser.parse_args(argv)
@@ -41,8 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     except SourceError as e:
         print(e, file=sys.stderr)
         return 2
+    scenarios = [s for s in scenarios if fnmatch.fnmatch(s.name, args.only)]
     if not scenarios:
-        print(f"{root / args.snippets}: no scenarios found (no scenario.yaml below it)", file=sys.stderr)
+        print(f"{root / args.snippets}: no scenarios found matching {args.only!r}", file=sys.stderr)
         return 2
     start = time.monotonic()
     verdicts = []

@@ -53,7 +53,23 @@ def tool_results_shown(requests: tuple[RecordedRequest, ...]) -> list[str]:
     return shown
 
 
-_TRACED = ("tool_runs", "tool_answers", "answer_data_read", "wait_for_calls", "run_statuses")
+_TRACED = ("tool_runs", "tool_answers", "answer_data_read", "wait_for_calls", "sequence", "run_statuses")
+
+
+def sequence(trace: tuple[dict[str, Any], ...]) -> list[str]:
+    """The trace as labels, in order: ``tool <name>``, ``wait_for``, ``stream pending``,
+    ``run <status>``. Shows what happened before what (a pending event before wait_for)."""
+    labels = []
+    for e in trace:
+        if e["event"] == "tool_execute":
+            labels.append(f"tool {e['tool']}")
+        elif e["event"] == "wait_for":
+            labels.append("wait_for")
+        elif e["event"] == "stream_pending":
+            labels.append("stream pending")
+        elif e["event"] == "run_end":
+            labels.append(f"run {e['status']}")
+    return labels
 
 
 def _tool_runs(obs: Observation, expected: dict[str, int]) -> dict[str, int]:
@@ -116,6 +132,7 @@ def check_evidence(expect: Expect, obs: Observation) -> list[Problem]:
                   if e["event"] == "tool_execute" and e["answer"] is not None], list),
         ("wait_for_calls", expect.wait_for_calls,
          lambda: sum(1 for e in obs.trace if e["event"] == "wait_for"), lambda v: v),
+        ("sequence", expect.sequence, lambda: sequence(obs.trace), list),
         ("run_statuses", expect.run_statuses,
          lambda: [e["status"] for e in obs.trace if e["event"] == "run_end"], lambda v: list(v)),
     ]

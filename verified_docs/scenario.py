@@ -66,6 +66,7 @@ class Expect:
     tool_answers: tuple[dict[str, Any], ...] | None = None
     answer_data_read: tuple[bool, ...] | None = None
     wait_for_calls: int | None = None
+    sequence: tuple[str, ...] | None = None
     run_statuses: tuple[str, ...] | None = None
     stdout_contains: tuple[str, ...] = ()
     lines: dict[str, int] = field(default_factory=dict)  # evidence key -> its YAML line
@@ -111,6 +112,7 @@ class Scenario:
     rules: tuple[str, ...]
     known_defect: str | None
     runs: tuple[Run, ...]
+    since: str | None = None
 
     @property
     def yaml_path(self) -> Path:
@@ -230,6 +232,7 @@ def load_scenario(folder: Path, root: Path) -> Scenario:
                 tool_answers=tuple(e["tool_answers"]) if "tool_answers" in e else None,
                 answer_data_read=tuple(e["answer_data_read"]) if "answer_data_read" in e else None,
                 wait_for_calls=e.get("wait_for_calls"),
+                sequence=tuple(e["sequence"]) if "sequence" in e else None,
                 run_statuses=tuple(e["run_statuses"]) if "run_statuses" in e else None,
                 stdout_contains=tuple(e.get("stdout_contains", [])),
                 lines={k: expect_doc.lc.key(k)[0] + 1 for k in expect_doc},
@@ -249,6 +252,7 @@ def load_scenario(folder: Path, root: Path) -> Scenario:
         rules=tuple(plain.get("rules", [])),
         known_defect=plain.get("known_defect"),
         runs=tuple(runs),
+        since=plain.get("since"),
     )
 
 

@@ -80,8 +80,9 @@ class MockModel:
         return f"http://127.0.0.1:{self.port}/v1"
 
     # -- answering ---------------------------------------------------------------------------
-    def answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, Any]]:
-        """Decide the HTTP status and JSON body for one request, and record it."""
+    def answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, Any] | list[dict[str, Any]]]:
+        """Decide the HTTP status and body for one request, and record it. The body is a JSON
+        object, or for a ``stream: true`` request the list of chunks to send as server-sent events."""
         with self._lock:
             index = len(self.requests)
             try:
@@ -97,9 +98,6 @@ class MockModel:
             rejection = check_request(body)
             if rejection is not None:
                 return self._refuse(index, path, body, rejection)
-            if body.get("stream"):
-                return self._refuse(index, path, body, ProviderRejection(
-                    "the mock model does not stream yet; call it without stream=true", "stream"))
             if self._position >= len(self.steps):
                 why = f"the script has {len(self.steps)} step(s) and all were used"
                 return self._unexpected_request(index, path, body, None, why)
@@ -110,7 +108,10 @@ class MockModel:
             self._position += 1
             self._calls_made += len(made.message.get("tool_calls") or [])
             self.requests.append(RecordedRequest(index, path, body, 200, self._position - 1))
-            return 200, _completion(index, body, made)
+            completion = _completion(index, body, made)
+            if body.get("stream"):
+                return 200, _chunks(completion, bool((body.get("stream_options") or {}).get("include_usage")))
+            return 200, completion
 
     def _refuse(self, index: int, path: str, body: Any, rejection: ProviderRejection) -> tuple[int, dict[str, Any]]:
         self.requests.append(RecordedRequest(index, path, body, rejection.status, None, rejection.message))
@@ -152,6 +153,28 @@ def _completion(index: int, body: dict[str, Any], reply: Reply) -> dict[str, Any
     }
 
 
+def _chunks(completion: dict[str, Any], include_usage: bool) -> list[dict[str, Any]]:
+    """The completion as OpenAI streams it: a role delta, content in two pieces, each tool call
+    as a name delta then an arguments delta, a finish delta, and optionally a usage chunk."""
+    choice = completion["choices"][0]
+    message = choice["message"]
+    deltas: list[dict[str, Any]] = [{"role": "assistant"}]
+    content = message.get("content") or ""
+    if content:
+        half = len(content) // 2
+        deltas += [{"content": piece} for piece in (content[:half], content[half:]) if piece]
+    for i, call in enumerate(message.get("tool_calls") or []):
+        deltas.append({"tool_calls": [{"index": i, "id": call["id"], "type": "function",
+                                       "function": {"name": call["function"]["name"], "arguments": ""}}]})
+        deltas.append({"tool_calls": [{"index": i, "function": {"arguments": call["function"]["arguments"]}}]})
+    base = {"id": completion["id"], "object": "chat.completion.chunk", "created": 0, "model": completion["model"]}
+    chunks = [{**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
+    chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
+    if include_usage:
+        chunks.append({**base, "choices": [], "usage": completion["usage"]})
+    return chunks
+
+
 def _summarise(body: Any) -> str:
     if not isinstance(body, dict):
         return "(not a JSON object)"
@@ -180,13 +203,24 @@ def _handler_for(model: MockModel) -> type[BaseHTTPRequestHandler]:
         def _headers(self) -> dict[str, str]:
             return {k.lower(): v for k, v in self.headers.items()}
 
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
+        def _send(self, status: int, payload: dict[str, Any] | list[dict[str, Any]]) -> None:
+            if isinstance(payload, list):
+                return self._send_events(payload)
             data = json.dumps(payload).encode("utf-8")
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
+
+        def _send_events(self, chunks: list[dict[str, Any]]) -> None:
+            data = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+            encoded = data.encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(encoded)))
+            self.end_headers()
+            self.wfile.write(encoded)
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 — quiet: requests are recorded
             pass

@@ -69,6 +69,8 @@ def sentences(e: Expect) -> tuple[str, ...]:
     if e.wait_for_calls is not None:
         out.append("`wait_for` was never called" if e.wait_for_calls == 0
                    else f"`wait_for` was called {_times(e.wait_for_calls)}")
+    if e.sequence is not None:
+        out.append("what happened, in order: " + " → ".join(code(x) for x in e.sequence))
     if e.tool_results_shown is not None:
         shown = ", ".join(code(s) for s in e.tool_results_shown) or "no tool result at all"
         out.append(f"the tool results the model was shown: {shown}")

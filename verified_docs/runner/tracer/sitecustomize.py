@@ -11,7 +11,8 @@ Events (SPEC §10 vocabulary):
    "output", "is_error", "pending": Request|None}
   {"event": "wait_for", "request": Request}              (before the host's callback runs)
   {"event": "wait_for_answered", "request_id", "answer": Answer|None}
-  {"event": "run_end", "status", "pending": Request|None, "text"}
+  {"event": "stream_pending", "request": Request}        (a streamed {type: "pending"} event)
+  {"event": "run_end", "status", "pending": Request|None, "text"}   (from run() and stream())
 """
 from __future__ import annotations
 
@@ -130,6 +131,19 @@ def _patch_client(module) -> None:
         return result
 
     cls.run = run
+    real_stream = cls.stream
+
+    @functools.wraps(real_stream)
+    async def stream(self, *args, **kwargs):
+        async for event in real_stream(self, *args, **kwargs):
+            if event.get("type") == "pending":
+                _emit({"event": "stream_pending", "request": event.get("request")})
+            elif event.get("type") == "done":
+                result = event["result"]
+                _emit({"event": "run_end", "status": result.status, "pending": result.pending, "text": result.text})
+            yield event
+
+    cls.stream = stream
 
 
 _PATCHES = {"toolnexus.toolkit": _patch_toolkit, "toolnexus.client": _patch_client}
