@@ -53,7 +53,7 @@ def tool_results_shown(requests: tuple[RecordedRequest, ...]) -> list[str]:
     return shown
 
 
-_TRACED = ("tool_runs", "tool_answers", "answer_data_read", "wait_for_calls", "sequence", "run_statuses")
+_TRACED = ("tool_runs", "tool_answers", "answer_data_read", "wait_for_calls", "sequence", "tool_metrics", "run_statuses")
 
 
 def sequence(trace: tuple[dict[str, Any], ...]) -> list[str]:
@@ -133,6 +133,9 @@ def check_evidence(expect: Expect, obs: Observation) -> list[Problem]:
         ("wait_for_calls", expect.wait_for_calls,
          lambda: sum(1 for e in obs.trace if e["event"] == "wait_for"), lambda v: v),
         ("sequence", expect.sequence, lambda: sequence(obs.trace), list),
+        ("tool_metrics", expect.tool_metrics,
+         lambda: [{"tool": e["tool"], "is_error": e["is_error"], "pending": e["pending"]}
+                  for e in obs.trace if e["event"] == "metric_tool"], list),
         ("run_statuses", expect.run_statuses,
          lambda: [e["status"] for e in obs.trace if e["event"] == "run_end"], lambda v: list(v)),
     ]

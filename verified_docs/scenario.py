@@ -67,6 +67,7 @@ class Expect:
     answer_data_read: tuple[bool, ...] | None = None
     wait_for_calls: int | None = None
     sequence: tuple[str, ...] | None = None
+    tool_metrics: tuple[dict[str, Any], ...] | None = None
     run_statuses: tuple[str, ...] | None = None
     stdout_contains: tuple[str, ...] = ()
     lines: dict[str, int] = field(default_factory=dict)  # evidence key -> its YAML line
@@ -233,6 +234,7 @@ def load_scenario(folder: Path, root: Path) -> Scenario:
                 answer_data_read=tuple(e["answer_data_read"]) if "answer_data_read" in e else None,
                 wait_for_calls=e.get("wait_for_calls"),
                 sequence=tuple(e["sequence"]) if "sequence" in e else None,
+                tool_metrics=tuple(e["tool_metrics"]) if "tool_metrics" in e else None,
                 run_statuses=tuple(e["run_statuses"]) if "run_statuses" in e else None,
                 stdout_contains=tuple(e.get("stdout_contains", [])),
                 lines={k: expect_doc.lc.key(k)[0] + 1 for k in expect_doc},

@@ -71,6 +71,10 @@ def sentences(e: Expect) -> tuple[str, ...]:
                    else f"`wait_for` was called {_times(e.wait_for_calls)}")
     if e.sequence is not None:
         out.append("what happened, in order: " + " → ".join(code(x) for x in e.sequence))
+    if e.tool_metrics is not None:
+        shown = "; ".join(f"{code(m['tool'])} is_error={m['is_error']}{' pending' if m['pending'] else ''}"
+                          for m in e.tool_metrics) or "none"
+        out.append(f"tool metric events: {shown}")
     if e.tool_results_shown is not None:
         shown = ", ".join(code(s) for s in e.tool_results_shown) or "no tool result at all"
         out.append(f"the tool results the model was shown: {shown}")

@@ -13,6 +13,7 @@ Events (SPEC §10 vocabulary):
   {"event": "wait_for_answered", "request_id", "answer": Answer|None}
   {"event": "stream_pending", "request": Request}        (a streamed {type: "pending"} event)
   {"event": "run_end", "status", "pending": Request|None, "text"}   (from run() and stream())
+  {"event": "metric_tool", "tool", "is_error", "pending": bool}    (each §8 "tool" metric event)
 """
 from __future__ import annotations
 
@@ -144,6 +145,16 @@ def _patch_client(module) -> None:
             yield event
 
     cls.stream = stream
+    real_emit = cls._emit
+
+    @functools.wraps(real_emit)
+    def emit(self, ev):
+        if isinstance(ev, dict) and ev.get("event") == "tool":
+            _emit({"event": "metric_tool", "tool": ev.get("tool"), "is_error": ev.get("is_error"),
+                   "pending": bool(ev.get("pending"))})
+        return real_emit(self, ev)
+
+    cls._emit = emit
 
 
 _PATCHES = {"toolnexus.toolkit": _patch_toolkit, "toolnexus.client": _patch_client}
