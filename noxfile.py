@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -13,6 +14,17 @@ nox.options.error_on_missing_interpreters = True
 
 ROOT = Path(__file__).parent
 QUIET_MKDOCS = {"NO_MKDOCS_2_WARNING": "1"}
+# The published releases the matrix measures, oldest first; the pinned one (read from
+# pyproject.toml, the only place it is written) is appended. Add a release here when it ships.
+EARLIER_RELEASES = ["0.18.1", "0.19.0", "0.20.0"]
+
+
+def _pinned_toolnexus() -> str:
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    match = re.search(r'"toolnexus==([0-9.]+)"', text)
+    if match is None:
+        raise RuntimeError("pyproject.toml: no toolnexus==X.Y.Z pin found")
+    return match.group(1)
 
 
 @nox.session
@@ -47,6 +59,23 @@ def update_outputs(session: nox.Session) -> None:
     """Rewrite golden outputs from a verified run (only runs whose evidence holds; atomic; unchanged files untouched)."""
     session.install("-e", ".")
     session.run("python", "-m", "verified_docs", "verify", "--update-outputs", *session.posargs)
+
+
+@nox.session(name="release-matrix", default=False)
+def release_matrix(session: nox.Session) -> None:
+    """Verify every scenario on each release from 0.18.1 to the pinned one; fail where a scenario contradicts its 'since'."""
+    session.install("--no-deps", "-e", ".")
+    session.install("jinja2", "ruamel.yaml", "jsonschema", "pymdown-extensions")
+    out = ROOT / "build" / "matrix"
+    reports = []
+    for release in [*EARLIER_RELEASES, _pinned_toolnexus()]:
+        session.install(f"toolnexus=={release}")
+        report = out / f"{release}.json"
+        # Exit 1 only means "some scenario failed on this release", which the matrix records.
+        session.run("python", "-m", "verified_docs", "verify", "--report", str(report),
+                    "--ledger", str(out / f"{release}-ledger.json"), *session.posargs, success_codes=[0, 1])
+        reports.append(str(report))
+    session.run("python", "-m", "verified_docs", "matrix", *reports)
 
 
 def _swap_in(new: Path, target: Path) -> None:

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from . import ledger as ledger_mod
+from . import matrix
 from .errors import SourceError
 from .runner.languages import LANGUAGES
 from .scenario import discover
@@ -29,9 +30,18 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"comma-separated languages to verify (known: {', '.join(LANGUAGES)})")
     verify.add_argument("--only", metavar="GLOB", default="*",
                         help="verify only scenarios whose name matches (fnmatch), e.g. 'suspension/answer-*'")
+    verify.add_argument("--report", type=Path, default=None,
+                        help="also write a JSON report (scenario -> passed) for the release matrix")
     verify.add_argument("--update-outputs", action="store_true",
                         help="rewrite golden files of runs whose only problem is drifted output")
+    combine = sub.add_parser("matrix", help="combine per-release reports into the release matrix and check 'since'")
+    combine.add_argument("reports", type=Path, nargs="+", help="reports written by verify --report")
+    combine.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
+    combine.add_argument("--snippets", type=Path, default=Path("snippets"), help="snippets folder, under root")
+    combine.add_argument("--write", type=Path, default=matrix.MATRIX_FILE, help="matrix file to write, under root")
     args = parser.parse_args(argv)
+    if args.command == "matrix":
+        return _matrix(args)
 
     languages = tuple(x.strip() for x in args.languages.split(",") if x.strip())
     unknown = [x for x in languages if x not in LANGUAGES]
@@ -59,10 +69,30 @@ def main(argv: list[str] | None = None) -> int:
                 print("\n".join("     " + line for line in v.report().splitlines()[1:]))
     ledger = ledger_mod.build(verdicts, root)
     ledger_mod.save(ledger, root / args.ledger)
+    if args.report:
+        matrix.write_report(args.report, ledger.toolnexus, verdicts)
     failed = [v for v in verdicts if not v.passed]
     print(f"{len(verdicts) - len(failed)} passed, {len(failed)} failed "
           f"in {time.monotonic() - start:.1f}s (toolnexus {ledger.toolnexus}); ledger: {args.ledger}")
     return 1 if failed else 0
+
+
+def _matrix(args: argparse.Namespace) -> int:
+    root = args.root.resolve()
+    try:
+        scenarios = discover(root / args.snippets)
+        results = matrix.combine([matrix.read_report(p) for p in args.reports])
+    except (SourceError, FileNotFoundError, ValueError) as e:
+        print(e, file=sys.stderr)
+        return 2
+    matrix.save(results, root / args.write)
+    print(matrix.table(results))
+    problems = matrix.check_since(results, scenarios)
+    for p in problems:
+        print(p, file=sys.stderr)
+    print(f"release matrix: {len(results.releases)} releases x {len(results.scenarios)} scenarios, "
+          f"{len(problems)} contrary to their declared 'since'; written to {args.write}")
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

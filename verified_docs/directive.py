@@ -13,6 +13,10 @@ A second kind lists the evidence a scenario's build checked, generated from its
 ``scenario.yaml`` so that the page's claims and the checks cannot drift apart::
 
     <!-- verified-evidence scenario="suspension/answer-later" -->
+
+and a third renders the SPEC §10 contract table (rules and the scenarios that show them)::
+
+    <!-- verified-contract -->
 """
 from __future__ import annotations
 
@@ -22,11 +26,11 @@ from pathlib import Path
 
 from .errors import Location, SourceError
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence)\b(?P<attrs>.*?)-->\s*$")
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract)\b(?P<attrs>.*?)-->\s*$")
 _ATTR = re.compile(r'\s*(?P<key>[a-z_]+)="(?P<value>[^"]*)"')
 OUTPUT_CHOICES = ("yes", "no", "only")
-REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",)}
-VALID = {"example": REQUIRED["example"] + ("output",), "evidence": REQUIRED["evidence"]}
+REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",), "contract": ()}
+VALID = {"example": REQUIRED["example"] + ("output",), "evidence": REQUIRED["evidence"], "contract": ()}
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
@@ -68,7 +72,7 @@ def find_directives(markdown: str, page: Path) -> list[Directive]:
             continue
         m = DIRECTIVE.match(line)
         if m is None:
-            if "verified-example" in line or "verified-evidence" in line:
+            if re.search(r"verified-(example|evidence|contract)", line):
                 raise SourceError.at(page, number, "malformed verified directive (it must be a line of its own: "
                                                    '<!-- verified-example scenario="..." program="..." section="..." -->)')
             continue
@@ -92,6 +96,6 @@ def find_directives(markdown: str, page: Path) -> list[Directive]:
         output = attrs.get("output", "yes")
         if output not in OUTPUT_CHOICES:
             raise SourceError.at(page, number, f"output: expected one of {', '.join(OUTPUT_CHOICES)}, got {output!r}")
-        found.append(Directive(Location(page, number), m.group("indent"), attrs["scenario"],
+        found.append(Directive(Location(page, number), m.group("indent"), attrs.get("scenario", ""),
                                attrs.get("program", ""), attrs.get("section", ""), output, kind))
     return found

@@ -17,9 +17,11 @@ from mkdocs.exceptions import PluginError
 from verified_docs import ledger as ledger_mod
 from verified_docs.directive import find_directives
 from verified_docs.errors import SourceError
+from verified_docs.render.contract import render_contract
 from verified_docs.render.evidence import render_evidence
 from verified_docs.render.resolve import resolve
 from verified_docs.render.tabs import render_example
+from verified_docs.rules import RULES_FILE, coverage, load_rules, pages_by_scenario
 from verified_docs.scenario import Scenario, discover
 
 SNIPPETS = "snippets"
@@ -31,12 +33,21 @@ def on_config(config: Any) -> Any:
     root = Path(config["config_file_path"]).resolve().parent
     ledger_path = root / os.environ.get("VERIFIED_DOCS_LEDGER", str(ledger_mod.DEFAULT_LEDGER))
     try:
-        scenarios: dict[str, Scenario] = {s.name: s for s in discover(root / SNIPPETS)}
-        _state.update(root=root, scenarios=scenarios, ledger=ledger_mod.load(ledger_path))
+        found = discover(root / SNIPPETS)
+        scenarios: dict[str, Scenario] = {s.name: s for s in found}
+        docs = Path(config["docs_dir"])
+        covered = coverage(load_rules(root / RULES_FILE), found, pages_by_scenario(docs))
+        _state.update(root=root, scenarios=scenarios, ledger=ledger_mod.load(ledger_path), coverage=covered)
     except (SourceError, FileNotFoundError) as e:
         raise PluginError(str(e)) from None
     config.setdefault("extra", {})["toolnexus_version"] = _state["ledger"].toolnexus
     return config
+
+
+def on_nav(nav: Any, config: Any, files: Any) -> Any:
+    """Remember each page's navigation title, for links in generated tables."""
+    _state["titles"] = {p.file.src_uri: p.title for p in nav.pages if p.title}
+    return nav
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
@@ -48,7 +59,9 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
             return markdown
         lines = markdown.splitlines(keepends=True)
         for d in reversed(directives):
-            if d.kind == "evidence":
+            if d.kind == "contract":
+                lines[d.where.line - 1] = render_contract(d, page.file.src_uri, _state["coverage"], _state["titles"])
+            elif d.kind == "evidence":
                 lines[d.where.line - 1] = render_evidence(d, _state["scenarios"], _state["ledger"], _state["root"])
             else:
                 example = resolve(d, _state["scenarios"], _state["ledger"], _state["root"])
