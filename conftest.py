@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from verified_docs import ledger as ledger_mod
-from verified_docs.scenario import Scenario, discover
+from verified_docs.scenario import Scenario, discover_project
 from verified_docs.verify import RunVerdict, verify_scenario
 
 ROOT = Path(__file__).resolve().parent
@@ -59,12 +59,12 @@ class Verification:
 
 
 def scenario_names() -> list[str]:
-    return [s.name for s in discover(SNIPPETS)]
+    return [s.name for s in discover_project(ROOT)]
 
 
 @pytest.fixture(scope="session")
 def verification(tmp_path_factory: pytest.TempPathFactory) -> Verification:
-    scenarios = {s.name: s for s in discover(SNIPPETS)}
+    scenarios = {s.name: s for s in discover_project(ROOT)}
     verdicts = {name: verify_scenario(s) for name, s in scenarios.items()}
     ledger_path = tmp_path_factory.mktemp("ledger") / "verified-ledger.json"
     ledger_mod.save(ledger_mod.build([v for vs in verdicts.values() for v in vs], ROOT), ledger_path)

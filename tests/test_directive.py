@@ -24,7 +24,7 @@ def test_unknown_attribute_lists_the_valid_ones() -> None:
     with pytest.raises(SourceError) as e:
         find_directives(md, PAGE)
     assert str(e.value) == ("docs/page.md:2: unknown attribute 'colour'\n"
-                            "    valid attributes: scenario, program, section, output")
+                            "    valid attributes: scenario, program, section, output, run")
 
 
 def test_missing_attribute_and_bad_output() -> None:

@@ -15,7 +15,7 @@ from . import ledger as ledger_mod
 from . import matrix
 from .errors import SourceError
 from .runner.languages import LANGUAGES
-from .scenario import discover
+from .scenario import discover_project
 from .verify import verify_scenario
 
 
@@ -24,7 +24,6 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     verify = sub.add_parser("verify", help="run every scenario and write the ledger")
     verify.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
-    verify.add_argument("--snippets", type=Path, default=Path("snippets"), help="snippets folder, under root")
     verify.add_argument("--ledger", type=Path, default=ledger_mod.DEFAULT_LEDGER, help="ledger path, under root")
     verify.add_argument("--languages", default=",".join(LANGUAGES),
                         help=f"comma-separated languages to verify (known: {', '.join(LANGUAGES)})")
@@ -37,7 +36,6 @@ def main(argv: list[str] | None = None) -> int:
     combine = sub.add_parser("matrix", help="combine per-release reports into the release matrix and check 'since'")
     combine.add_argument("reports", type=Path, nargs="+", help="reports written by verify --report")
     combine.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
-    combine.add_argument("--snippets", type=Path, default=Path("snippets"), help="snippets folder, under root")
     combine.add_argument("--write", type=Path, default=matrix.MATRIX_FILE, help="matrix file to write, under root")
     args = parser.parse_args(argv)
     if args.command == "matrix":
@@ -50,13 +48,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     root = args.root.resolve()
     try:
-        scenarios = discover(root / args.snippets)
+        scenarios = discover_project(root)
     except SourceError as e:
         print(e, file=sys.stderr)
         return 2
     scenarios = [s for s in scenarios if fnmatch.fnmatch(s.name, args.only)]
     if not scenarios:
-        print(f"{root / args.snippets}: no scenarios found matching {args.only!r}", file=sys.stderr)
+        print(f"{root}: no scenarios found matching {args.only!r} (under snippets/ or examples/)", file=sys.stderr)
         return 2
     start = time.monotonic()
     verdicts = []
@@ -80,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
 def _matrix(args: argparse.Namespace) -> int:
     root = args.root.resolve()
     try:
-        scenarios = discover(root / args.snippets)
+        scenarios = discover_project(root)
         results = matrix.combine([matrix.read_report(p) for p in args.reports])
     except (SourceError, FileNotFoundError, ValueError) as e:
         print(e, file=sys.stderr)

@@ -6,7 +6,8 @@ A page asks for a verified example with one line of its own::
 
 ``scenario`` is the folder under ``snippets/``; ``program`` the program's file stem (the same
 stem in every language); ``section`` a named section of it. Optional: ``output="no"`` hides
-the golden output, ``output="only"`` shows only the output. As an HTML comment, the directive
+the golden output, ``output="only"`` shows only the output; ``run="name"`` picks whose output
+to show when the same program runs in several runs of the scenario. As an HTML comment, the directive
 is invisible wherever the hook does not run, and never looks like code.
 
 A second kind lists the evidence a scenario's build checked, generated from its
@@ -30,7 +31,7 @@ DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evi
 _ATTR = re.compile(r'\s*(?P<key>[a-z_]+)="(?P<value>[^"]*)"')
 OUTPUT_CHOICES = ("yes", "no", "only")
 REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",), "contract": ()}
-VALID = {"example": REQUIRED["example"] + ("output",), "evidence": REQUIRED["evidence"], "contract": ()}
+VALID = {"example": REQUIRED["example"] + ("output", "run"), "evidence": REQUIRED["evidence"], "contract": ()}
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
@@ -46,6 +47,7 @@ class Directive:
     section: str = ""
     output: str = "yes"
     kind: str = "example"
+    run: str = ""
 
     def __str__(self) -> str:
         return f"{self.where}: {self.scenario} {self.program}#{self.section}"
@@ -97,5 +99,5 @@ def find_directives(markdown: str, page: Path) -> list[Directive]:
         if output not in OUTPUT_CHOICES:
             raise SourceError.at(page, number, f"output: expected one of {', '.join(OUTPUT_CHOICES)}, got {output!r}")
         found.append(Directive(Location(page, number), m.group("indent"), attrs.get("scenario", ""),
-                               attrs.get("program", ""), attrs.get("section", ""), output, kind))
+                               attrs.get("program", ""), attrs.get("section", ""), output, kind, attrs.get("run", "")))
     return found

@@ -39,8 +39,9 @@ def sha256_file(path: Path) -> str:
 @dataclass(frozen=True)
 class Ledger:
     """Parsed ledger. ``programs`` maps a program path (posix, relative to the project root)
-    to its entry: ``sha256``, ``language``, ``scenario``, ``run``, ``passed``, ``sections``
-    (name -> text sha256), ``golden`` (path) and ``golden_sha256``."""
+    to its entry: ``scenario``, ``language``, ``passed`` (every run passed), ``sha256`` of the
+    file, ``sections`` (name -> fingerprint) and ``runs`` (run name -> ``passed``, ``golden``
+    path, ``golden_sha256`` of the file, ``golden_text_sha256`` fingerprint, ``duration_s``)."""
 
     toolnexus: str
     python: str
@@ -52,30 +53,37 @@ class Ledger:
         for entry in self.programs.values():
             if entry["passed"]:
                 out.update(entry["sections"].values())
-                out.add(entry["golden_text_sha256"])
+                out.update(run["golden_text_sha256"] for run in entry["runs"].values())
         return out
 
 
 def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
-    """A ledger of ``verdicts``; paths are made relative to ``root``."""
+    """A ledger of ``verdicts``; paths are made relative to ``root``. A program that several
+    runs execute passes only when every one of its runs passed; each run keeps its own output."""
     programs: dict[str, dict[str, Any]] = {}
     for v in verdicts:
         path = v.program.path
         rel = path.resolve().relative_to(root.resolve()).as_posix()
+        entry = programs.setdefault(rel, {
+            "scenario": v.scenario.name,
+            "language": v.language,
+            "passed": True,
+            "sha256": sha256_file(path),
+            "sections": {},
+            "runs": {},
+        })
         golden_path = v.program.golden_path
         golden_text = golden_path.read_text(encoding="utf-8") if golden_path.is_file() else ""
-        programs[rel] = {
-            "scenario": v.scenario.name,
-            "run": v.run.name,
-            "language": v.language,
+        entry["runs"][v.run.name] = {
             "passed": v.passed,
-            "sha256": sha256_file(path),
-            "sections": {name: fingerprint(s.text) for name, s in parse_sections(path).items()} if v.passed else {},
             "golden": golden_path.resolve().relative_to(root.resolve()).as_posix(),
             "golden_sha256": sha256_file(golden_path) if golden_path.is_file() else None,
             "golden_text_sha256": fingerprint(golden_text),
             "duration_s": round(v.duration_s, 3),
         }
+        entry["passed"] = entry["passed"] and v.passed
+        entry["sections"] = ({name: fingerprint(s.text) for name, s in parse_sections(path).items()}
+                             if entry["passed"] else {})
     return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
 
 

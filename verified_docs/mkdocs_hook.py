@@ -22,9 +22,8 @@ from verified_docs.render.evidence import render_evidence
 from verified_docs.render.resolve import resolve
 from verified_docs.render.tabs import render_example
 from verified_docs.rules import RULES_FILE, coverage, load_rules, pages_by_scenario
-from verified_docs.scenario import Scenario, discover
+from verified_docs.scenario import Scenario, discover_project
 
-SNIPPETS = "snippets"
 _state: dict[str, Any] = {}
 
 
@@ -33,15 +32,23 @@ def on_config(config: Any) -> Any:
     root = Path(config["config_file_path"]).resolve().parent
     ledger_path = root / os.environ.get("VERIFIED_DOCS_LEDGER", str(ledger_mod.DEFAULT_LEDGER))
     try:
-        found = discover(root / SNIPPETS)
+        found = discover_project(root)
         scenarios: dict[str, Scenario] = {s.name: s for s in found}
-        docs = Path(config["docs_dir"])
-        covered = coverage(load_rules(root / RULES_FILE), found, pages_by_scenario(docs))
-        _state.update(root=root, scenarios=scenarios, ledger=ledger_mod.load(ledger_path), coverage=covered)
+        _state.update(root=root, scenarios=scenarios, ledger=ledger_mod.load(ledger_path),
+                      docs=Path(config["docs_dir"]), coverage=None)
     except (SourceError, FileNotFoundError) as e:
         raise PluginError(str(e)) from None
     config.setdefault("extra", {})["toolnexus_version"] = _state["ledger"].toolnexus
     return config
+
+
+def _coverage() -> Any:
+    # Loaded on first use, so a site without a contract page needs no rules file.
+    if _state["coverage"] is None:
+        scenarios = list(_state["scenarios"].values())
+        rules = load_rules(_state["root"] / RULES_FILE)
+        _state["coverage"] = coverage(rules, scenarios, pages_by_scenario(_state["docs"]))
+    return _state["coverage"]
 
 
 def on_nav(nav: Any, config: Any, files: Any) -> Any:
@@ -60,7 +67,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         lines = markdown.splitlines(keepends=True)
         for d in reversed(directives):
             if d.kind == "contract":
-                lines[d.where.line - 1] = render_contract(d, page.file.src_uri, _state["coverage"], _state["titles"])
+                lines[d.where.line - 1] = render_contract(d, page.file.src_uri, _coverage(), _state["titles"])
             elif d.kind == "evidence":
                 lines[d.where.line - 1] = render_evidence(d, _state["scenarios"], _state["ledger"], _state["root"])
             else:

@@ -7,7 +7,7 @@ error names the YAML file and the line of the offending value.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -78,15 +78,13 @@ class Expect:
 
 @dataclass(frozen=True)
 class Program:
-    """A whole runnable program of a run, in one language. ``path`` is absolute."""
+    """A whole runnable program of a run, in one language. ``path`` is absolute.
+    ``golden_path`` is its golden stdout: ``<file>.out``, or ``<file>.<run>.out`` when the
+    same file runs in several runs of the scenario (one output per run)."""
 
     language: str
     path: Path
-
-    @property
-    def golden_path(self) -> Path:
-        """The golden stdout file: the program's file name plus ``.out``."""
-        return self.path.with_name(self.path.name + ".out")
+    golden_path: Path
 
 
 @dataclass(frozen=True)
@@ -151,6 +149,22 @@ def _line_of(doc: Any, path: list[Any]) -> int:
     return line
 
 
+def _one_golden_per_run(runs: list[Run]) -> list[Run]:
+    """Give a program file that several runs execute a golden file per run."""
+    uses: dict[Path, int] = {}
+    for run in runs:
+        for program in run.programs.values():
+            uses[program.path] = uses.get(program.path, 0) + 1
+    out = []
+    for run in runs:
+        programs = {
+            lang: replace(p, golden_path=p.path.with_name(f"{p.path.name}.{run.name}.out")) if uses[p.path] > 1 else p
+            for lang, p in run.programs.items()
+        }
+        out.append(replace(run, programs=programs))
+    return out
+
+
 def _error_path(error: jsonschema.ValidationError) -> list[Any]:
     """Where to point for a schema error: an unexpected key's own line, else the value's."""
     path = list(error.absolute_path)
@@ -162,8 +176,8 @@ def _error_path(error: jsonschema.ValidationError) -> list[Any]:
     return path
 
 
-def load_scenario(folder: Path, root: Path) -> Scenario:
-    """Read ``folder/scenario.yaml``; ``root`` is the snippets root used to name the scenario.
+def load_scenario(folder: Path, root: Path, prefix: str = "") -> Scenario:
+    """Read ``folder/scenario.yaml``; the scenario is named ``prefix`` + its path below ``root``.
 
     Raises :class:`SourceError` for YAML syntax errors, schema violations, steps with no or
     several actions, and programs that do not exist.
@@ -185,7 +199,7 @@ def load_scenario(folder: Path, root: Path) -> Scenario:
                     f"{'/'.join(str(p) for p in e.absolute_path) or '(top level)'}: {e.message}")
             for e in errors
         ))
-    name = folder.relative_to(Path(root).resolve()).as_posix()
+    name = prefix + folder.relative_to(Path(root).resolve()).as_posix()
     default_timeout = float(plain.get("timeout", DEFAULT_TIMEOUT_S))
     problems: list[Problem] = []
     runs: list[Run] = []
@@ -213,7 +227,7 @@ def load_scenario(folder: Path, root: Path) -> Scenario:
             if not program_path.is_file():
                 problems.append(Problem(Location(path, _line_of(doc, ["runs", i, "programs", lang])),
                                         f"program {file_name} does not exist in {folder}"))
-            programs[lang] = Program(lang, program_path)
+            programs[lang] = Program(lang, program_path, program_path.with_name(program_path.name + ".out"))
         e = raw["expect"]
         expect_doc = doc["runs"][i]["expect"]
         runs.append(Run(
@@ -240,6 +254,7 @@ def load_scenario(folder: Path, root: Path) -> Scenario:
                 lines={k: expect_doc.lc.key(k)[0] + 1 for k in expect_doc},
             ),
         ))
+    runs = _one_golden_per_run(runs)
     names = [r.name for r in runs]
     for r in runs:
         if names.count(r.name) > 1:
@@ -258,7 +273,7 @@ def load_scenario(folder: Path, root: Path) -> Scenario:
     )
 
 
-def discover(root: Path) -> list[Scenario]:
+def discover(root: Path, prefix: str = "") -> list[Scenario]:
     """Every scenario under ``root`` (folders holding a ``scenario.yaml``), sorted by name.
 
     Raises :class:`SourceError` with every problem found across all scenarios.
@@ -268,7 +283,27 @@ def discover(root: Path) -> list[Scenario]:
     problems: list[Problem] = []
     for yaml_path in sorted(root.rglob(SCENARIO_FILE)):
         try:
-            scenarios.append(load_scenario(yaml_path.parent, root))
+            scenarios.append(load_scenario(yaml_path.parent, root, prefix))
+        except SourceError as e:
+            problems.extend(e.problems)
+    if problems:
+        raise SourceError(*problems)
+    return scenarios
+
+
+# Where scenarios live in a project: guide snippets, named by their path below snippets/, and
+# larger end-to-end programs, named examples/<name>.
+SCENARIO_ROOTS = (("snippets", ""), ("examples", "examples/"))
+
+
+def discover_project(project: Path) -> list[Scenario]:
+    """Every scenario of the project at ``project``, guide snippets first, then examples.
+    Raises :class:`SourceError` listing every problem in every scenario."""
+    scenarios: list[Scenario] = []
+    problems: list[Problem] = []
+    for folder, prefix in SCENARIO_ROOTS:
+        try:
+            scenarios += discover(Path(project) / folder, prefix)
         except SourceError as e:
             problems.extend(e.problems)
     if problems:

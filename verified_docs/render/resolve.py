@@ -62,12 +62,22 @@ def resolve(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger
     if scenario is None:
         raise SourceError(Problem(where, f"unknown scenario '{directive.scenario}'",
                                   (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",)))
-    programs = {lang: p for run in scenario.runs for lang, p in run.programs.items()
-                if p.path.stem == directive.program}
-    if not programs:
+    runs = [run for run in scenario.runs if any(p.path.stem == directive.program for p in run.programs.values())]
+    if not runs:
         stems = sorted({p.path.stem for run in scenario.runs for p in run.programs.values()})
         raise SourceError(Problem(where, f"scenario '{scenario.name}' has no program '{directive.program}'",
                                   (f"valid programs: {', '.join(stems)}",)))
+    names = [run.name for run in runs]
+    if directive.run:
+        if directive.run not in names:
+            raise SourceError(Problem(where, f"program '{directive.program}' does not run in run '{directive.run}'",
+                                      (f"valid runs: {', '.join(names)}",)))
+        runs = [run for run in runs if run.name == directive.run]
+    elif len(runs) > 1 and directive.output != "no":
+        raise SourceError(Problem(where, f"program '{directive.program}' runs in several runs; say whose output "
+                                         'to show with run="..."', (f"valid runs: {', '.join(names)}",)))
+    run = runs[0]
+    programs = {lang: p for lang, p in run.programs.items() if p.path.stem == directive.program}
     tabs: list[Tab] = []
     for lang in LANGUAGES:
         program = programs.get(lang)
@@ -86,7 +96,8 @@ def resolve(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger
             stale.append(f"{rel} changed after it was verified")
         if entry["sections"].get(directive.section) != fingerprint(section.text):
             stale.append(f"section '{directive.section}' differs from the verified one")
-        if not golden.is_file() or entry["golden_sha256"] != sha256_file(golden):
+        run_entry = entry["runs"].get(run.name, {})
+        if not golden.is_file() or run_entry.get("golden_sha256") != sha256_file(golden):
             stale.append(f"{golden.name} changed after it was verified")
         if stale:
             raise SourceError(Problem(where, "example is stale: " + "; ".join(stale),
