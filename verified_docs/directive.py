@@ -15,9 +15,11 @@ A second kind lists the evidence a scenario's build checked, generated from its
 
     <!-- verified-evidence scenario="suspension/answer-later" -->
 
-and a third renders the SPEC §10 contract table (rules and the scenarios that show them)::
+and two more render generated tables: the SPEC §10 contract (rules and the scenarios that
+show them) and the release matrix (which scenario passes on which toolnexus release)::
 
     <!-- verified-contract -->
+    <!-- verified-matrix -->
 """
 from __future__ import annotations
 
@@ -27,11 +29,12 @@ from pathlib import Path
 
 from .errors import Location, SourceError
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract)\b(?P<attrs>.*?)-->\s*$")
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract|matrix)\b(?P<attrs>.*?)-->\s*$")
 _ATTR = re.compile(r'\s*(?P<key>[a-z_]+)="(?P<value>[^"]*)"')
 OUTPUT_CHOICES = ("yes", "no", "only")
-REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",), "contract": ()}
-VALID = {"example": REQUIRED["example"] + ("output", "run"), "evidence": REQUIRED["evidence"], "contract": ()}
+REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",), "contract": (), "matrix": ()}
+VALID = {"example": REQUIRED["example"] + ("output", "run"), "evidence": REQUIRED["evidence"], "contract": (),
+         "matrix": ()}
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
@@ -74,7 +77,7 @@ def find_directives(markdown: str, page: Path) -> list[Directive]:
             continue
         m = DIRECTIVE.match(line)
         if m is None:
-            if re.search(r"verified-(example|evidence|contract)", line):
+            if re.search(r"verified-(example|evidence|contract|matrix)", line):
                 raise SourceError.at(page, number, "malformed verified directive (it must be a line of its own: "
                                                    '<!-- verified-example scenario="..." program="..." section="..." -->)')
             continue

@@ -84,6 +84,20 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
         entry["passed"] = entry["passed"] and v.passed
         entry["sections"] = ({name: fingerprint(s.text) for name, s in parse_sections(path).items()}
                              if entry["passed"] else {})
+    # Files the programs import pass when every run of their scenario passed.
+    by_scenario: dict[str, list[RunVerdict]] = {}
+    for v in verdicts:
+        by_scenario.setdefault(v.scenario.name, []).append(v)
+    for runs in by_scenario.values():
+        scenario = runs[0].scenario
+        passed = all(v.passed for v in runs)
+        for support in scenario.support:
+            rel = support.path.resolve().relative_to(root.resolve()).as_posix()
+            programs[rel] = {
+                "scenario": scenario.name, "language": support.language, "passed": passed,
+                "sha256": sha256_file(support.path), "runs": {},
+                "sections": {n: fingerprint(s.text) for n, s in parse_sections(support.path).items()} if passed else {},
+            }
     return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
 
 

@@ -19,6 +19,8 @@ from verified_docs.directive import find_directives
 from verified_docs.errors import SourceError
 from verified_docs.render.contract import render_contract
 from verified_docs.render.evidence import render_evidence
+from verified_docs.render.matrix_table import render_matrix
+from verified_docs import matrix as matrix_mod
 from verified_docs.render.resolve import resolve
 from verified_docs.render.tabs import render_example
 from verified_docs.rules import RULES_FILE, coverage, load_rules, pages_by_scenario
@@ -34,8 +36,10 @@ def on_config(config: Any) -> Any:
     try:
         found = discover_project(root)
         scenarios: dict[str, Scenario] = {s.name: s for s in found}
+        matrix_path = root / matrix_mod.MATRIX_FILE
         _state.update(root=root, scenarios=scenarios, ledger=ledger_mod.load(ledger_path),
-                      docs=Path(config["docs_dir"]), coverage=None)
+                      docs=Path(config["docs_dir"]), coverage=None,
+                      matrix=matrix_mod.load(matrix_path) if matrix_path.is_file() else None)
     except (SourceError, FileNotFoundError) as e:
         raise PluginError(str(e)) from None
     config.setdefault("extra", {})["toolnexus_version"] = _state["ledger"].toolnexus
@@ -66,10 +70,14 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
             return markdown
         lines = markdown.splitlines(keepends=True)
         for d in reversed(directives):
-            if d.kind == "contract":
+            if d.kind == "matrix":
+                lines[d.where.line - 1] = render_matrix(d, page.file.src_uri, _state["matrix"], _state["scenarios"],
+                                                        pages_by_scenario(_state["docs"]))
+            elif d.kind == "contract":
                 lines[d.where.line - 1] = render_contract(d, page.file.src_uri, _coverage(), _state["titles"])
             elif d.kind == "evidence":
-                lines[d.where.line - 1] = render_evidence(d, _state["scenarios"], _state["ledger"], _state["root"])
+                lines[d.where.line - 1] = render_evidence(d, _state["scenarios"], _state["ledger"], _state["root"],
+                                                          _state["matrix"])
             else:
                 example = resolve(d, _state["scenarios"], _state["ledger"], _state["root"])
                 lines[d.where.line - 1] = render_example(example)

@@ -44,6 +44,7 @@ class Step:
     reply: str | None = None
     quote_last_tool_result: bool = False
     when_last_message: str | None = None
+    say: str | None = None
 
     def describe(self) -> str:
         if self.calls:
@@ -112,6 +113,7 @@ class Scenario:
     known_defect: str | None
     runs: tuple[Run, ...]
     since: str | None = None
+    support: tuple[Program, ...] = ()
 
     @property
     def yaml_path(self) -> Path:
@@ -213,6 +215,9 @@ def load_scenario(folder: Path, root: Path, prefix: str = "") -> Scenario:
                 problems.append(Problem(where, f"runs/{i}/model/{j}: a step needs exactly one of "
                                         f"{', '.join(STEP_ACTIONS)}; got {', '.join(actions) or 'none'}"))
                 continue
+            if "say" in s and not ("call" in s or "calls" in s):
+                problems.append(Problem(where, f"runs/{i}/model/{j}: 'say' goes with call or calls (text beside a tool call)"))
+                continue
             calls = [s["call"]] if "call" in s else s.get("calls", [])
             steps.append(Step(
                 where=where,
@@ -220,6 +225,7 @@ def load_scenario(folder: Path, root: Path, prefix: str = "") -> Scenario:
                 reply=s.get("reply"),
                 quote_last_tool_result=bool(s.get("quote_last_tool_result")),
                 when_last_message=s.get("when_last_message"),
+                say=s.get("say"),
             ))
         programs: dict[str, Program] = {}
         for lang, file_name in raw["programs"].items():
@@ -255,6 +261,13 @@ def load_scenario(folder: Path, root: Path, prefix: str = "") -> Scenario:
             ),
         ))
     runs = _one_golden_per_run(runs)
+    support: list[Program] = []
+    for k, file_name in enumerate(plain.get("support", [])):
+        support_path = folder / file_name
+        if not support_path.is_file():
+            problems.append(Problem(Location(path, _line_of(doc, ["support", k])),
+                                    f"support file {file_name} does not exist in {folder}"))
+        support.append(Program("python", support_path, support_path.with_name(support_path.name + ".out")))
     names = [r.name for r in runs]
     for r in runs:
         if names.count(r.name) > 1:
@@ -270,6 +283,7 @@ def load_scenario(folder: Path, root: Path, prefix: str = "") -> Scenario:
         known_defect=plain.get("known_defect"),
         runs=tuple(runs),
         since=plain.get("since"),
+        support=tuple(support),
     )
 
 

@@ -59,7 +59,7 @@ def reply_for(step: Step, body: dict[str, Any], next_call_number: int) -> Reply 
                 "type": "function",
                 "function": {"name": c.tool, "arguments": json.dumps(c.arguments)},
             })
-        return Reply({"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls")
+        return Reply({"role": "assistant", "content": step.say, "tool_calls": calls}, "tool_calls")
     if step.quote_last_tool_result:
         shown = last_tool_result(messages)
         if shown is None:

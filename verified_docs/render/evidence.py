@@ -13,6 +13,7 @@ from typing import Any
 from ..directive import Directive
 from ..errors import Problem, SourceError
 from ..ledger import Ledger
+from ..matrix import Matrix
 from ..scenario import Expect, Scenario
 from .templating import code, render
 
@@ -87,7 +88,8 @@ def sentences(e: Expect) -> tuple[str, ...]:
     return tuple(s[0].upper() + s[1:] + "." for s in out)
 
 
-def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger, root: Path) -> str:
+def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger, root: Path,
+                    matrix: Matrix | None = None) -> str:
     """Markdown admonition listing the evidence of ``directive.scenario``.
 
     Raises :class:`SourceError` at the directive for an unknown scenario, or one whose runs did
@@ -106,4 +108,9 @@ def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger
                 raise SourceError(Problem(directive.where, f"{rel} did not pass in this build; its evidence cannot be shown"))
         names = ", ".join(sorted({p.path.name for p in run.programs.values()}))
         runs.append(RunEvidence(f"{run.name} ({names})", run.args, sentences(run.expect)))
-    return render("evidence.md.j2", directive.indent, scenario=scenario, runs=runs)
+    since = None
+    if matrix is not None and scenario.name in matrix.scenarios:
+        since = matrix.measured_since(scenario.name)
+        since = (f"Passes on toolnexus {since} and every later release measured "
+                 f"({', '.join(matrix.releases)})." if since else "Does not pass on the newest release measured.")
+    return render("evidence.md.j2", directive.indent, scenario=scenario, runs=runs, since=since)

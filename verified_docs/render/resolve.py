@@ -9,7 +9,7 @@ from ..directive import Directive
 from ..errors import Problem, SourceError
 from ..ledger import Ledger, fingerprint, sha256_file
 from ..runner.languages import LANGUAGES
-from ..scenario import Scenario
+from ..scenario import Program, Scenario
 from ..sections import get_section
 
 
@@ -62,9 +62,16 @@ def resolve(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger
     if scenario is None:
         raise SourceError(Problem(where, f"unknown scenario '{directive.scenario}'",
                                   (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",)))
+    support = [p for p in scenario.support if p.path.stem == directive.program]
+    if support:
+        if directive.output != "no":
+            raise SourceError(Problem(where, f"'{directive.program}' is a support file of '{scenario.name}'; it prints "
+                                             'nothing of its own, so use output="no"'))
+        return Example(directive, tuple(_tab(p, directive, ledger, root, None) for p in support), ledger.toolnexus)
     runs = [run for run in scenario.runs if any(p.path.stem == directive.program for p in run.programs.values())]
     if not runs:
-        stems = sorted({p.path.stem for run in scenario.runs for p in run.programs.values()})
+        stems = sorted({p.path.stem for run in scenario.runs for p in run.programs.values()}
+                       | {p.path.stem for p in scenario.support})
         raise SourceError(Problem(where, f"scenario '{scenario.name}' has no program '{directive.program}'",
                                   (f"valid programs: {', '.join(stems)}",)))
     names = [run.name for run in runs]
@@ -78,35 +85,38 @@ def resolve(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger
                                          'to show with run="..."', (f"valid runs: {', '.join(names)}",)))
     run = runs[0]
     programs = {lang: p for lang, p in run.programs.items() if p.path.stem == directive.program}
-    tabs: list[Tab] = []
-    for lang in LANGUAGES:
-        program = programs.get(lang)
-        if program is None:
-            continue
-        rel = program.path.resolve().relative_to(root.resolve()).as_posix()
-        section = get_section(program.path, directive.section, referenced_from=where)
-        entry = ledger.programs.get(rel)
-        if entry is None or not entry["passed"]:
-            state = "did not pass" if entry else "was not verified"
-            raise SourceError(Problem(where, f"{rel} {state} in this build; the page cannot show it",
-                                      ("run `nox -s docs`, which verifies every example before building",)))
-        golden = program.golden_path
-        stale = []
-        if entry["sha256"] != sha256_file(program.path):
-            stale.append(f"{rel} changed after it was verified")
-        if entry["sections"].get(directive.section) != fingerprint(section.text):
-            stale.append(f"section '{directive.section}' differs from the verified one")
-        run_entry = entry["runs"].get(run.name, {})
+    tabs = [_tab(programs[lang], directive, ledger, root, run.name) for lang in LANGUAGES if lang in programs]
+    return Example(directive, tuple(tabs), ledger.toolnexus)
+
+
+def _tab(program: Program, directive: Directive, ledger: Ledger, root: Path, run_name: str | None) -> Tab:
+    """One language's tab, after checking the ledger vouches for this exact file, section and
+    (when ``run_name`` is given) that run's golden output."""
+    where = directive.where
+    rel = program.path.resolve().relative_to(root.resolve()).as_posix()
+    section = get_section(program.path, directive.section, referenced_from=where)
+    entry = ledger.programs.get(rel)
+    if entry is None or not entry["passed"]:
+        state = "did not pass" if entry else "was not verified"
+        raise SourceError(Problem(where, f"{rel} {state} in this build; the page cannot show it",
+                                  ("run `nox -s docs`, which verifies every example before building",)))
+    stale = []
+    if entry["sha256"] != sha256_file(program.path):
+        stale.append(f"{rel} changed after it was verified")
+    if entry["sections"].get(directive.section) != fingerprint(section.text):
+        stale.append(f"section '{directive.section}' differs from the verified one")
+    golden = program.golden_path
+    if run_name is not None:
+        run_entry = entry["runs"].get(run_name, {})
         if not golden.is_file() or run_entry.get("golden_sha256") != sha256_file(golden):
             stale.append(f"{golden.name} changed after it was verified")
-        if stale:
-            raise SourceError(Problem(where, "example is stale: " + "; ".join(stale),
-                                      ("run `nox -s docs` again",)))
-        language = LANGUAGES[lang]
-        tabs.append(Tab(
-            language=lang, label=language.display, highlight=language.fence, file_name=program.path.name,
-            program_path=rel, section=directive.section,
-            golden_path=golden.resolve().relative_to(root.resolve()).as_posix(),
-            fence=_fence_for(section.text, golden.read_text(encoding="utf-8")),
-        ))
-    return Example(directive, tuple(tabs), ledger.toolnexus)
+    if stale:
+        raise SourceError(Problem(where, "example is stale: " + "; ".join(stale), ("run `nox -s docs` again",)))
+    language = LANGUAGES[program.language]
+    golden_text = golden.read_text(encoding="utf-8") if run_name is not None else ""
+    return Tab(
+        language=program.language, label=language.display, highlight=language.fence, file_name=program.path.name,
+        program_path=rel, section=directive.section,
+        golden_path=golden.resolve().relative_to(root.resolve()).as_posix() if run_name is not None else "",
+        fence=_fence_for(section.text, golden_text),
+    )
