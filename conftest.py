@@ -49,6 +49,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         item.config.stash[EXECUTED_FENCES].add((str(Path(definition.source_path).resolve()), definition.start_line))
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # `nox -s docs` runs the docs fences on their own, then guards the built site with this list.
+    out = os.environ.get("VERIFIED_DOCS_FENCES_OUT")
+    if out:
+        from verified_docs.guard import save_executed
+
+        save_executed(Path(out), session.config.stash[EXECUTED_FENCES])
+
+
 @dataclass(frozen=True)
 class Verification:
     """Every verdict of this session, by scenario name, and the ledger they produced."""

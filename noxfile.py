@@ -29,12 +29,16 @@ def _pinned_toolnexus() -> str:
 
 @nox.session
 def docs(session: nox.Session) -> None:
-    """Verify every example, then `mkdocs build --strict` into site/ (args go to verify, e.g. --languages python)."""
+    """Verify every example, run the docs' Python fences, build strictly, guard the result, then publish to site/."""
     session.install("-e", ".[docs]")
     session.run("python", "-m", "verified_docs", "verify", *session.posargs)
+    fences = ROOT / "build" / "executed-fences.json"
+    session.run("python", "-m", "pytest", "docs", "-q", "-p", "no:cacheprovider",
+                env={"VERIFIED_DOCS_FENCES_OUT": str(fences)})
     partial = ROOT / "build" / "site.partial"
     shutil.rmtree(partial, ignore_errors=True)
     session.run("python", "-m", "mkdocs", "build", "--strict", "-d", str(partial), env=QUIET_MKDOCS)
+    session.run("python", "-m", "verified_docs", "guard", "--site", str(partial), "--fences", str(fences))
     _swap_in(partial, ROOT / "site")
     session.log(f"site built in {ROOT / 'site'}")
 

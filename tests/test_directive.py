@@ -37,3 +37,10 @@ def test_missing_attribute_and_bad_output() -> None:
 def test_directive_not_on_a_line_of_its_own_is_an_error() -> None:
     with pytest.raises(SourceError, match=r"page\.md:1: malformed verified directive"):
         find_directives('See <!-- verified-example scenario="g/s" program="m" section="t" --> here', PAGE)
+
+
+def test_misspelt_directive_kind_is_an_error_not_a_silent_gap() -> None:
+    with pytest.raises(SourceError) as e:
+        find_directives('x\n<!-- verified-exmaple scenario="g/s" program="m" section="t" -->\n', PAGE)
+    assert str(e.value).startswith("docs/page.md:2: malformed verified directive")
+    assert "valid kinds: verified-example, verified-evidence, verified-contract, verified-matrix" in str(e.value)

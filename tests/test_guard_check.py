@@ -24,12 +24,19 @@ z = 3
 """
 
 
-def site_with(tmp_path: Path, *blocks: str) -> Path:
+def site_with(tmp_path: Path, *blocks: str, extra: str = "") -> Path:
     site = tmp_path / "site"
-    site.mkdir()
+    (site / "page").mkdir(parents=True)
     body = "".join(f'<div class="highlight"><pre><span></span><code>{b}\n</code></pre></div>' for b in blocks)
-    (site / "index.html").write_text(f"<html><body>{body}<p><code>inline</code></p></body></html>")
+    (site / "page" / "index.html").write_text(f"<html><body>{body}{extra}<p><code>inline</code></p></body></html>")
     return site
+
+
+def docs_with(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "page.md").write_text(DOC)
+    return docs
 
 
 def test_pymdownx_style_markup_is_read_as_plain_text(tmp_path: Path) -> None:
@@ -39,21 +46,27 @@ def test_pymdownx_style_markup_is_read_as_plain_text(tmp_path: Path) -> None:
 
 
 def test_nested_fence_is_invisible_to_markdown_docs_and_fails_the_guard(tmp_path: Path) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "page.md").write_text(DOC)
+    docs = docs_with(tmp_path)
+    page = (docs / "page.md").resolve()
     fences = python_fences(docs)
     assert [(f.line, f.text) for f in fences] == [(3, "x = 1\n"), (13, "z = 3\n")]  # y = 2 is not a fence to it
     site = site_with(tmp_path, "x = 1", "y = 2", "z = 3", "print('hand written')", "verified()")
-    executed = {(str((docs / "page.md").resolve()), 3)}
-    problems, checked = check_site(site, docs, {fingerprint("verified()")}, executed)
+    problems, checked = check_site(site, docs, {fingerprint("verified()")}, {(str(page), 3)})
     assert checked == 5
+    unverified = ("not a verified snippet section or output, nor a fence pytest-markdown-docs executed "
+                  "(a hand-written block, a fence nested in a tab or admonition, or an unclosed section?)")
     assert [str(p).splitlines()[0] for p in problems] == [
-        f"{site / 'index.html'}: code block #2: not a verified snippet section or output, nor a fence "
-        "pytest-markdown-docs executed (a hand-written block, a fence nested in a tab or admonition, or an unclosed section?)",
-        f"{site / 'index.html'}: code block #3: Python fence at {(docs / 'page.md').resolve()}:13 was not executed "
-        "in this run (deselected, failed, or marked notest)",
-        f"{site / 'index.html'}: code block #4: not a verified snippet section or output, nor a fence "
-        "pytest-markdown-docs executed (a hand-written block, a fence nested in a tab or admonition, or an unclosed section?)",
+        f"{docs / 'page.md'}:10: code block #2 of page/index.html: {unverified}",
+        f"{page}:13: code block #3 of page/index.html: Python fence was not executed in this run "
+        "(deselected, failed, or marked notest)",
+        f"{docs / 'page.md'}: code block #4 of page/index.html: {unverified}",
     ]
     assert problems[0].details == ("| y = 2",)
+
+
+def test_tab_set_with_a_repeated_label_is_reported(tmp_path: Path) -> None:
+    labels = '<div class="tabbed-labels"><label for="a">Python</label><label for="b">Python</label></div>'
+    site = site_with(tmp_path, "verified()", extra=labels)
+    problems, _ = check_site(site, docs_with(tmp_path), {fingerprint("verified()")}, set())
+    assert [p.what for p in problems] == [
+        "tab set #1 has several tabs labelled Python; only the first can be seen (two examples merged?)"]

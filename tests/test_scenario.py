@@ -62,3 +62,9 @@ def test_discover_reports_every_broken_scenario(tmp_path: Path) -> None:
     make(tmp_path, "title: 3\n", "b")
     with pytest.raises(SourceError, match=r"b/scenario\.yaml:1: \(top level\): 'runs' is a required property"):
         discover(tmp_path)
+
+
+def test_run_with_no_evidence_is_refused(tmp_path: Path) -> None:
+    text = VALID.replace("    expect:\n      model_requests: 1\n", "    expect: {}\n")
+    with pytest.raises(SourceError, match=r"runs/0/expect: \{\} should be non-empty"):
+        load_scenario(make(tmp_path, text), tmp_path)

@@ -55,3 +55,11 @@ def test_unknown_section_lists_valid_names_at_the_referring_line(tmp_path: Path)
         get_section(p, "nope", referenced_from=page)
     assert str(e.value).startswith(f"{tmp_path / 'page.md'}:7: unknown section 'nope'")
     assert "valid sections: inner, outer" in str(e.value)
+
+
+def test_duplicate_section_is_reported_once(tmp_path: Path) -> None:
+    p = tmp_path / "a.py"
+    p.write_text("# --8<-- [start:a]\nx\n# --8<-- [end:a]\n# --8<-- [start:a]\ny\n# --8<-- [end:a]\n")
+    with pytest.raises(SourceError) as e:
+        parse_sections(p)
+    assert len(e.value.problems) == 1

@@ -73,6 +73,7 @@ def test_declined_instead_of_approved_fails_on_evidence(tmp_path: Path) -> None:
 def test_hanging_program_is_killed_with_its_children_and_the_rest_reported() -> None:
     hang, after = verify_copy(BROKEN / "broken/hang", BROKEN)
     assert hang.problems[0].what == "killed after its 1s timeout (process group sent SIGKILL)"
+    assert str(hang.problems[0].where).endswith("hang/hang.py:8")  # where it was stuck, from the stack dump
     assert hang.duration_s < 10
     assert after.problems[0].what == "not run: the earlier run 'hangs' failed"
     assert str(after.problems[0].where).endswith("hang/scenario.yaml:8")
@@ -105,4 +106,29 @@ def test_tool_that_ignores_the_answer_fails_even_with_the_right_words(tmp_path: 
     (v,) = verify_copy(folder, tmp_path / "snippets")
     (problem,) = v.problems
     assert problem.what == "answer_data_read: expected [True], got [False]"
-    assert str(problem.where) == f"{folder / 'scenario.yaml'}:28"
+    yaml_lines = (folder / "scenario.yaml").read_text().splitlines()
+    line = next(i for i, text in enumerate(yaml_lines, start=1) if "answer_data_read" in text)
+    assert str(problem.where) == f"{folder / 'scenario.yaml'}:{line}"
+
+
+def test_unclosed_section_is_a_verdict_problem_not_a_crash(tmp_path: Path) -> None:
+    folder = copy_scenario(tmp_path, "suspension/approval-gate")
+    program = folder / "approval_gate.py"
+    program.write_text(program.read_text().replace("# --8<-- [end:tool]\n", "", 1))
+    (v,) = verify_copy(folder, tmp_path / "snippets")
+    assert [str(p) for p in v.problems] == [f"{program}:8: section 'tool' is never closed (expected '--8<-- [end:tool]')"]
+
+
+def test_hard_coded_reply_fails_in_the_variant_pass(tmp_path: Path) -> None:
+    # The reply comes from argv; the scenario's variant re-runs it with another reply.
+    folder = copy_scenario(tmp_path, "suspension/answer-later")
+    program = folder / "resume.py"
+    source = program.read_text()
+    assert 'data={"value": reply}' in source
+    program.write_text(source.replace('data={"value": reply}', 'data={"value": "staging"}'))
+    park, resume = verify_copy(folder, tmp_path / "snippets")
+    assert park.passed
+    whats = [p.what for p in resume.problems]
+    assert "in the variant 'staging' -> 'eu-north-1': tool_results_shown: expected " \
+           "['the human replied: eu-north-1'], got ['the human replied: staging']" in whats
+    assert "in the variant 'staging' -> 'eu-north-1': printed output differs from the golden output" in whats

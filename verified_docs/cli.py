@@ -14,6 +14,7 @@ from pathlib import Path
 from . import ledger as ledger_mod
 from . import matrix
 from .errors import SourceError
+from .guard import check_site, load_executed
 from .runner.languages import LANGUAGES
 from .scenario import discover_project
 from .verify import verify_scenario
@@ -37,9 +38,16 @@ def main(argv: list[str] | None = None) -> int:
     combine.add_argument("reports", type=Path, nargs="+", help="reports written by verify --report")
     combine.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
     combine.add_argument("--write", type=Path, default=matrix.MATRIX_FILE, help="matrix file to write, under root")
+    guard = sub.add_parser("guard", help="fail on any code block in a built site that did not run in this build")
+    guard.add_argument("--site", type=Path, required=True, help="the built site folder")
+    guard.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
+    guard.add_argument("--ledger", type=Path, default=ledger_mod.DEFAULT_LEDGER, help="ledger path, under root")
+    guard.add_argument("--fences", type=Path, required=True, help="executed fences, as written by the test plugin")
     args = parser.parse_args(argv)
     if args.command == "matrix":
         return _matrix(args)
+    if args.command == "guard":
+        return _guard(args)
 
     languages = tuple(x.strip() for x in args.languages.split(",") if x.strip())
     unknown = [x for x in languages if x not in LANGUAGES]
@@ -73,6 +81,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(verdicts) - len(failed)} passed, {len(failed)} failed "
           f"in {time.monotonic() - start:.1f}s (toolnexus {ledger.toolnexus}); ledger: {args.ledger}")
     return 1 if failed else 0
+
+
+def _guard(args: argparse.Namespace) -> int:
+    root = args.root.resolve()
+    try:
+        verified = ledger_mod.load(root / args.ledger).verified_hashes()
+    except FileNotFoundError as e:
+        print(e, file=sys.stderr)
+        return 2
+    problems, checked = check_site(args.site, root / "docs", verified, load_executed(args.fences))
+    for p in problems:
+        print(p, file=sys.stderr)
+    if checked == 0:
+        print(f"{args.site}: no code blocks at all; is this a built site?", file=sys.stderr)
+        return 1
+    print(f"guard: {checked} code blocks checked, {len(problems)} problem(s)")
+    return 1 if problems else 0
 
 
 def _matrix(args: argparse.Namespace) -> int:

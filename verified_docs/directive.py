@@ -35,6 +35,9 @@ OUTPUT_CHOICES = ("yes", "no", "only")
 REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",), "contract": (), "matrix": ()}
 VALID = {"example": REQUIRED["example"] + ("output", "run"), "evidence": REQUIRED["evidence"], "contract": (),
          "matrix": ()}
+# Anything that looks like one of our comments but is not a valid directive (a misspelt kind, a
+# directive sharing its line) would otherwise vanish silently from the page, so it is an error.
+_NEAR_MISS = re.compile(r"<!--\s*verified", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
@@ -77,9 +80,10 @@ def find_directives(markdown: str, page: Path) -> list[Directive]:
             continue
         m = DIRECTIVE.match(line)
         if m is None:
-            if re.search(r"verified-(example|evidence|contract|matrix)", line):
+            if _NEAR_MISS.search(line):
                 raise SourceError.at(page, number, "malformed verified directive (it must be a line of its own: "
-                                                   '<!-- verified-example scenario="..." program="..." section="..." -->)')
+                                                   '<!-- verified-example scenario="..." program="..." section="..." -->)',
+                                     f"valid kinds: {', '.join('verified-' + k for k in REQUIRED)}")
             continue
         kind = m.group("kind")
         attrs: dict[str, str] = {}

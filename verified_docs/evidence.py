@@ -117,8 +117,8 @@ def check_evidence(expect: Expect, obs: Observation) -> list[Problem]:
     checks: list[tuple[str, Any, Callable[[], Any], Callable[[Any], Any]]] = [
         ("model_requests", expect.model_requests, lambda: len(obs.requests), lambda v: v),
         ("transcript_balanced", expect.transcript_balanced,
-         lambda: all(r.status == 200 and is_balanced(r.body.get("messages") or [])
-                     for r in obs.requests if isinstance(r.body, dict)), lambda v: v),
+         lambda: all(is_balanced(r.body.get("messages") or []) for r in obs.requests if isinstance(r.body, dict)),
+         lambda v: v),
         ("tool_results_shown", expect.tool_results_shown,
          lambda: [normalise(s) for s in tool_results_shown(obs.requests)], lambda v: [normalise(s) for s in v]),
     ]

@@ -15,9 +15,10 @@ from .errors import Location, Problem
 from .normalise import normalise
 
 
-def compare(golden_path: Path, stdout: str) -> list[Problem]:
+def compare(golden_path: Path, stdout: str, variant: dict[str, str] | None = None) -> list[Problem]:
     """Problems when ``stdout`` differs from the golden file (a unified diff with the golden
-    file's line numbers), when the golden file is missing, or has Windows line endings."""
+    file's line numbers), when the golden file is missing, or has Windows line endings.
+    ``variant`` maps values swapped for this run to their replacements in the golden text."""
     if not golden_path.is_file():
         return [Problem(Location(golden_path), "golden output file is missing; create it with `nox -s update-outputs`")]
     raw = golden_path.read_bytes()
@@ -26,6 +27,8 @@ def compare(golden_path: Path, stdout: str) -> list[Problem]:
         return [Problem(Location(golden_path, line), "golden output has Windows line endings (CRLF); "
                                                      "rewrite it with `nox -s update-outputs`")]
     golden = raw.decode("utf-8", errors="replace")
+    for old, new in (variant or {}).items():
+        golden = golden.replace(old, new)
     want, got = normalise(golden), normalise(stdout)
     if want == got:
         return []

@@ -7,6 +7,9 @@ pytest-markdown-docs skipped, an unclosed section that pulled in the rest of a f
 """
 from __future__ import annotations
 
+import html
+import json
+import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -14,9 +17,14 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from .errors import Location, Problem
+from .golden import write_atomic
 from .ledger import fingerprint
 
 PYTHON_FENCES = ("py", "python", "python3")
+
+
+_TAB_LABELS = re.compile(r'<div class="tabbed-labels">(.*?)</div>', re.S)
+_LABEL = re.compile(r"<label[^>]*>(.*?)</label>", re.S)
 
 
 @dataclass(frozen=True)
@@ -84,12 +92,65 @@ def python_fences(docs: Path) -> list[Fence]:
     return found
 
 
+def save_executed(path: Path, executed: set[tuple[str, int]]) -> None:
+    """Write the executed fences, ``[[absolute md path, line], ...]``, atomically."""
+    write_atomic(Path(path), json.dumps(sorted([list(x) for x in executed])) + "\n")
+
+
+def load_executed(path: Path) -> set[tuple[str, int]]:
+    """Read what :func:`save_executed` wrote; a missing file means nothing ran."""
+    path = Path(path)
+    if not path.is_file():
+        return set()
+    return {(p, int(line)) for p, line in json.loads(path.read_text(encoding="utf-8"))}
+
+
+def source_page(site: Path, docs: Path, page: Path) -> Path | None:
+    """The Markdown page under ``docs`` that MkDocs built into ``page`` (``x/index.html`` from
+    ``x.md`` or ``x/index.md``), or None."""
+    rel = page.relative_to(site)
+    stem = rel.parent if rel.name == "index.html" else rel.with_suffix("")
+    for candidate in (docs / f"{stem}.md", docs / stem / "index.md"):
+        if str(stem) != "." and candidate.is_file():
+            return candidate
+    index = docs / "index.md"
+    return index if str(stem) == "." and index.is_file() else None
+
+
+def _where(site: Path, docs: Path, block: CodeBlock) -> Location:
+    """Best place to point at: the Markdown line holding the block's first line, else the page."""
+    md = source_page(site, docs, block.page)
+    if md is None:
+        return Location(block.page)
+    first = next((line.strip() for line in block.text.splitlines() if line.strip()), "")
+    for number, line in enumerate(md.read_text(encoding="utf-8").splitlines(), start=1):
+        if first and line.strip() == first:
+            return Location(md, number)
+    return Location(md)
+
+
+def duplicate_tab_labels(site: Path) -> list[Problem]:
+    """Tab sets in which two tabs share a label: the second can never be chosen by a reader
+    (two examples merged into one set). One problem per such set."""
+    out = []
+    for page in sorted(Path(site).rglob("*.html")):
+        for i, labels_html in enumerate(_TAB_LABELS.findall(page.read_text(encoding="utf-8")), start=1):
+            labels = [html.unescape(re.sub(r"<[^>]+>", "", x)).strip() for x in _LABEL.findall(labels_html)]
+            repeated = sorted({x for x in labels if labels.count(x) > 1})
+            if repeated:
+                out.append(Problem(Location(page), f"tab set #{i} has several tabs labelled {', '.join(repeated)}; "
+                                                   "only the first can be seen (two examples merged?)"))
+    return out
+
+
 def check_site(site: Path, docs: Path, verified: set[str], executed: set[tuple[str, int]]) -> tuple[list[Problem], int]:
-    """Problems for every unverified code block, and the number of blocks checked.
+    """Problems for every unverified code block and every tab set with a repeated label, and
+    the number of code blocks checked.
 
     ``verified`` holds fingerprints from the ledger; ``executed`` holds (absolute path, line)
-    of the fences that ran and passed.
+    of the fences that ran and passed. Problems point at the Markdown source line when found.
     """
+    site, docs = Path(site), Path(docs)
     fences = python_fences(docs)
     allowed = set(verified)
     allowed.update(fingerprint(f.text) for f in fences if (str(f.path), f.line) in executed)
@@ -103,11 +164,12 @@ def check_site(site: Path, docs: Path, verified: set[str], executed: set[tuple[s
         first = block.text.strip("\n").splitlines()[:3]
         if fp in unexecuted:
             f = unexecuted[fp]
-            why = (f"Python fence at {Location(f.path, f.line)} was not executed in this run "
-                   "(deselected, failed, or marked notest)")
+            where = Location(f.path, f.line)
+            why = "Python fence was not executed in this run (deselected, failed, or marked notest)"
         else:
+            where = _where(site, docs, block)
             why = ("not a verified snippet section or output, nor a fence pytest-markdown-docs executed "
                    "(a hand-written block, a fence nested in a tab or admonition, or an unclosed section?)")
-        problems.append(Problem(Location(block.page), f"code block #{block.index}: {why}",
-                                tuple(f"| {line}" for line in first)))
-    return problems, len(blocks)
+        built = block.page.relative_to(site).as_posix()
+        problems.append(Problem(where, f"code block #{block.index} of {built}: {why}", tuple(f"| {line}" for line in first)))
+    return problems + duplicate_tab_labels(site), len(blocks)

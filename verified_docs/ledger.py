@@ -14,6 +14,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from .errors import SourceError
 from .golden import write_atomic
 from .sections import parse_sections
 from .verify import RunVerdict
@@ -57,6 +58,14 @@ class Ledger:
         return out
 
 
+def _fingerprints(path: Path) -> dict[str, str]:
+    """Section name -> fingerprint; none when the markers are malformed (verify reported it)."""
+    try:
+        return {name: fingerprint(s.text) for name, s in parse_sections(path).items()}
+    except SourceError:
+        return {}
+
+
 def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
     """A ledger of ``verdicts``; paths are made relative to ``root``. A program that several
     runs execute passes only when every one of its runs passed; each run keeps its own output."""
@@ -82,8 +91,7 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
             "duration_s": round(v.duration_s, 3),
         }
         entry["passed"] = entry["passed"] and v.passed
-        entry["sections"] = ({name: fingerprint(s.text) for name, s in parse_sections(path).items()}
-                             if entry["passed"] else {})
+        entry["sections"] = _fingerprints(path) if entry["passed"] else {}
     # Files the programs import pass when every run of their scenario passed.
     by_scenario: dict[str, list[RunVerdict]] = {}
     for v in verdicts:
@@ -96,7 +104,7 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
             programs[rel] = {
                 "scenario": scenario.name, "language": support.language, "passed": passed,
                 "sha256": sha256_file(support.path), "runs": {},
-                "sections": {n: fingerprint(s.text) for n, s in parse_sections(support.path).items()} if passed else {},
+                "sections": _fingerprints(support.path) if passed else {},
             }
     return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
 

@@ -114,6 +114,7 @@ class Scenario:
     runs: tuple[Run, ...]
     since: str | None = None
     support: tuple[Program, ...] = ()
+    variants: tuple[dict[str, str], ...] = ()
 
     @property
     def yaml_path(self) -> Path:
@@ -284,6 +285,7 @@ def load_scenario(folder: Path, root: Path, prefix: str = "") -> Scenario:
         runs=tuple(runs),
         since=plain.get("since"),
         support=tuple(support),
+        variants=tuple(plain.get("variants", [])),
     )
 
 

@@ -47,6 +47,7 @@ def parse_sections(path: Path, source: str | None = None) -> dict[str, Section]:
     lines = text.splitlines()
     problems: list[Problem] = []
     open_at: dict[str, int] = {}  # name -> 1-based start line of the section being read
+    duplicates: dict[str, int] = {}  # name -> ends to swallow, one per reported duplicate start
     bodies: dict[str, list[str]] = {}
     found: dict[str, Section] = {}
     for number, line in enumerate(lines, start=1):
@@ -61,11 +62,16 @@ def parse_sections(path: Path, source: str | None = None) -> dict[str, Section]:
                 first = open_at.get(name) or found[name].start_line
                 problems.append(Problem(Location(path, number),
                                         f"section '{name}' started again (first started at line {first})"))
+                if name not in open_at:
+                    duplicates[name] = duplicates.get(name, 0) + 1
                 continue
             open_at[name] = number
             bodies[name] = []
         else:
             if name not in open_at:
+                if duplicates.get(name):
+                    duplicates[name] -= 1  # the end of a duplicate already reported
+                    continue
                 problems.append(Problem(Location(path, number),
                                         f"section '{name}' ends here but was never started"))
                 continue

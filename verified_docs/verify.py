@@ -7,14 +7,16 @@ the exit code, the evidence, and the golden output.
 """
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import golden
-from .errors import Location, Problem
+from .errors import Location, Problem, SourceError
+from .sections import parse_sections
 from .evidence import Observation, check_evidence, check_exit
 from .mock_model import MockModel
 from .runner.languages import LANGUAGES, environment, read_trace
@@ -51,47 +53,107 @@ class RunVerdict:
         return "\n".join([head, *(str(p) for p in self.problems)])
 
 
-def _crash_location(program: Path, stderr: str) -> Location:
-    """The deepest traceback frame inside ``program`` (Python), else the program's first line."""
+def _crash_location(program: Path, stderr: str, timed_out: bool) -> Location:
+    """Where the program failed: the innermost stack frame inside ``program``, else its first
+    line. A Python traceback lists the innermost frame last; faulthandler's dump before a
+    timeout kill lists it first."""
     frames = re.findall(r'File "([^"]+)", line (\d+)', stderr)
-    for file_name, line in reversed(frames):
+    for file_name, line in (frames if timed_out else reversed(frames)):
         if Path(file_name).resolve() == program.resolve():
             return Location(program, int(line))
     return Location(program, 1)
 
 
+def _section_problems(path: Path) -> list[Problem]:
+    """Malformed section markers in a program or support file (unclosed, duplicated, stray)."""
+    try:
+        parse_sections(path)
+    except SourceError as e:
+        return list(e.problems)
+    return []
+
+
 def verify_scenario(scenario: Scenario, languages: tuple[str, ...] | None = None, *,
                     update_outputs: bool = False) -> list[RunVerdict]:
-    """Verify every run of ``scenario`` in each of ``languages`` (default: all it has).
+    """Verify every run of ``scenario`` in each of ``languages`` (default: all it has), then
+    again once per declared variant (the same scenario with some values swapped), so a
+    snippet that prints a hard-coded reply instead of the one it was given fails.
 
     With ``update_outputs``, a run whose only problem is drifted output has its golden file
     rewritten (atomically) and then counts as passed. Never raises for a failing example; the
-    problems are in the verdicts.
+    problems are in the verdicts (a variant's problems join the same run's verdict).
     """
     verdicts: list[RunVerdict] = []
     for lang in languages or scenario.languages:
         if lang not in scenario.languages:
             continue
-        language = LANGUAGES[lang]
-        with tempfile.TemporaryDirectory(prefix="verified-docs-") as tmp:
-            workdir = Path(tmp)
-            earlier_failed: str | None = None
-            for run in scenario.runs:
-                program = run.programs.get(lang)
-                if program is None:
-                    continue
-                if earlier_failed:
-                    verdicts.append(RunVerdict(scenario, run, lang, program, (Problem(
-                        run.where, f"not run: the earlier run '{earlier_failed}' failed"),), "", 0.0))
-                    continue
-                verdict = _verify_run(scenario, run, program, workdir, update_outputs)
-                verdicts.append(verdict)
-                if not verdict.passed:
-                    earlier_failed = run.name
+        mine = _verify_language(scenario, lang, {}, update_outputs)
+        for mapping in scenario.variants:
+            if not all(v.passed for v in mine):
+                break
+            label = ", ".join(f"{a!r} -> {b!r}" for a, b in mapping.items())
+            varied = _verify_language(apply_variant(scenario, mapping), lang, mapping, False)
+            mine = [replace(v, problems=tuple(Problem(p.where, f"in the variant {label}: {p.what}", p.details)
+                                               for p in w.problems), only_output_drifted=False)
+                    if not w.passed else v for v, w in zip(mine, varied)]
+        verdicts += mine
     return verdicts
 
 
-def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, update_outputs: bool) -> RunVerdict:
+def apply_variant(scenario: Scenario, mapping: dict[str, str]) -> Scenario:
+    """``scenario`` with each key of ``mapping`` replaced by its value in the runs' arguments,
+    the model's scripted steps and every textual evidence item."""
+    def swap(text: str) -> str:
+        for old, new in mapping.items():
+            text = text.replace(old, new)
+        return text
+
+    def swap_data(value):
+        return json.loads(swap(json.dumps(value)))
+
+    runs = []
+    for run in scenario.runs:
+        steps = tuple(replace(st, reply=swap(st.reply) if st.reply is not None else None,
+                              say=swap(st.say) if st.say is not None else None,
+                              calls=tuple(replace(c, arguments=swap_data(c.arguments)) for c in st.calls))
+                      for st in run.steps)
+        e = run.expect
+        expect = replace(
+            e,
+            tool_results_shown=tuple(swap(x) for x in e.tool_results_shown) if e.tool_results_shown is not None else None,
+            tool_answers=tuple(swap_data(list(e.tool_answers))) if e.tool_answers is not None else None,
+            stdout_contains=tuple(swap(x) for x in e.stdout_contains),
+        )
+        runs.append(replace(run, args=tuple(swap(a) for a in run.args), steps=steps, expect=expect))
+    return replace(scenario, runs=tuple(runs))
+
+
+def _verify_language(scenario: Scenario, lang: str, variant: dict[str, str], update_outputs: bool) -> list[RunVerdict]:
+    verdicts: list[RunVerdict] = []
+    with tempfile.TemporaryDirectory(prefix="verified-docs-") as tmp:
+        workdir = Path(tmp)
+        earlier_failed: str | None = None
+        for run in scenario.runs:
+            program = run.programs.get(lang)
+            if program is None:
+                continue
+            if earlier_failed:
+                verdicts.append(RunVerdict(scenario, run, lang, program, (Problem(
+                    run.where, f"not run: the earlier run '{earlier_failed}' failed"),), "", 0.0))
+                continue
+            verdict = _verify_run(scenario, run, program, workdir, update_outputs, variant)
+            verdicts.append(verdict)
+            if not verdict.passed:
+                earlier_failed = run.name
+        support = [p for s in scenario.support if s.language == lang for p in _section_problems(s.path)]
+        if support and verdicts:
+            last = verdicts[-1]
+            verdicts[-1] = replace(last, problems=last.problems + tuple(support), only_output_drifted=False)
+    return verdicts
+
+
+def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, update_outputs: bool,
+                variant: dict[str, str]) -> RunVerdict:
     language = LANGUAGES[program.language]
     missing = language.missing_toolchain()
     if missing:
@@ -99,7 +161,8 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
     trace_path = workdir / f".trace-{run.name}.jsonl"
     start = time.monotonic()
     with MockModel(run.steps, run.where) as mock:
-        env = environment(base_url=mock.base_url, api_key=mock.api_key, trace_path=trace_path, workdir=workdir)
+        env = environment(base_url=mock.base_url, api_key=mock.api_key, trace_path=trace_path, workdir=workdir,
+                          timeout_s=run.timeout_s)
         done = run_process(language.command(program.path, run.args), cwd=workdir, env=env, timeout_s=run.timeout_s)
     duration = time.monotonic() - start
     obs = Observation(
@@ -107,10 +170,11 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
         stderr=done.stderr, requests=tuple(mock.chat_requests()), trace=tuple(read_trace(trace_path)),
         traced=language.traced, truncated=done.truncated,
     )
-    problems = check_exit(run.expect, obs, _crash_location(program.path, done.stderr))
+    problems = check_exit(run.expect, obs, _crash_location(program.path, done.stderr, done.timed_out))
+    problems += _section_problems(program.path)
     problems += mock.problems()
     problems += check_evidence(run.expect, obs)
-    drift = golden.compare(program.golden_path, done.stdout)
+    drift = golden.compare(program.golden_path, done.stdout, variant)
     only_drift = bool(drift) and not problems
     if only_drift and update_outputs:
         golden.write_if_changed(program.golden_path, done.stdout)

@@ -52,7 +52,7 @@ PYTHON = Language(
 LANGUAGES: dict[str, Language] = {PYTHON.name: PYTHON}
 
 
-def environment(*, base_url: str, api_key: str, trace_path: Path, workdir: Path) -> dict[str, str]:
+def environment(*, base_url: str, api_key: str, trace_path: Path, workdir: Path, timeout_s: float) -> dict[str, str]:
     """A clean environment for a snippet: only what it needs, pointed at the mock model.
 
     Proxies are dropped and 127.0.0.1 is exempted so a machine-wide proxy setting cannot send
@@ -70,6 +70,7 @@ def environment(*, base_url: str, api_key: str, trace_path: Path, workdir: Path)
         "OPENAI_BASE_URL": base_url,
         "OPENAI_API_KEY": api_key,
         "VERIFIED_DOCS_TRACE": str(trace_path),
+        "VERIFIED_DOCS_TIMEOUT": str(timeout_s),
     }
 
 

@@ -188,3 +188,11 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 if _TRACE:
     sys.meta_path.insert(0, _Finder())
+
+# Shortly before the runner's timeout kills the process, dump every thread's stack to stderr,
+# so a hanging snippet's verdict can name the line it was stuck on.
+_TIMEOUT = os.environ.get("VERIFIED_DOCS_TIMEOUT")
+if _TIMEOUT:
+    import faulthandler
+
+    faulthandler.dump_traceback_later(max(float(_TIMEOUT) - 0.4, float(_TIMEOUT) * 0.8), exit=False)
