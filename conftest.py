@@ -19,7 +19,7 @@ import pytest
 
 from verified_docs import ledger as ledger_mod
 from verified_docs.scenario import Scenario, discover_project
-from verified_docs.verify import RunVerdict, verify_scenario
+from verified_docs.verify import RunVerdict, verify_all
 
 ROOT = Path(__file__).resolve().parent
 SNIPPETS = ROOT / "snippets"
@@ -74,7 +74,7 @@ def scenario_names() -> list[str]:
 @pytest.fixture(scope="session")
 def verification(tmp_path_factory: pytest.TempPathFactory) -> Verification:
     scenarios = {s.name: s for s in discover_project(ROOT)}
-    verdicts = {name: verify_scenario(s) for name, s in scenarios.items()}
+    verdicts = verify_all(list(scenarios.values()))
     ledger_path = tmp_path_factory.mktemp("ledger") / "verified-ledger.json"
     ledger_mod.save(ledger_mod.build([v for vs in verdicts.values() for v in vs], ROOT), ledger_path)
     return Verification(scenarios, verdicts, ledger_path)

@@ -17,7 +17,7 @@ from .errors import SourceError
 from .guard import check_site, load_executed
 from .runner.languages import LANGUAGES
 from .scenario import discover_project
-from .verify import verify_scenario
+from .verify import verify_all
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"comma-separated languages to verify (known: {', '.join(LANGUAGES)})")
     verify.add_argument("--only", metavar="GLOB", default="*",
                         help="verify only scenarios whose name matches (fnmatch), e.g. 'suspension/answer-*'")
+    verify.add_argument("--jobs", "-j", type=int, default=None,
+                        help="scenarios verified at once (default: one per CPU core)")
     verify.add_argument("--report", type=Path, default=None,
                         help="also write a JSON report (scenario -> passed) for the release matrix")
     verify.add_argument("--update-outputs", action="store_true",
@@ -66,8 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     start = time.monotonic()
     verdicts = []
-    for scenario in scenarios:
-        for v in verify_scenario(scenario, languages, update_outputs=args.update_outputs):
+    by_scenario = verify_all(scenarios, languages, update_outputs=args.update_outputs, jobs=args.jobs)
+    for scenario_verdicts in by_scenario.values():
+        for v in scenario_verdicts:
             verdicts.append(v)
             mark = "ok  " if v.passed else "FAIL"
             print(f"{mark} {v.test_id} ({v.duration_s:.2f}s)")

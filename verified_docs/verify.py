@@ -8,7 +8,9 @@ the exit code, the evidence, and the golden output.
 from __future__ import annotations
 
 import json
+import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 import tempfile
 import time
 from dataclasses import dataclass, replace
@@ -98,6 +100,20 @@ def verify_scenario(scenario: Scenario, languages: tuple[str, ...] | None = None
                     if not w.passed else v for v, w in zip(mine, varied)]
         verdicts += mine
     return verdicts
+
+
+def verify_all(scenarios: list[Scenario], languages: tuple[str, ...] | None = None, *,
+                update_outputs: bool = False, jobs: int | None = None) -> dict[str, list[RunVerdict]]:
+    """Verify ``scenarios`` concurrently, ``jobs`` at a time (default: one per CPU core).
+
+    Scenarios share nothing (each run has its own mock model, port and working directory), so
+    they run side by side; a scenario's own runs stay in order. Returns verdicts by scenario
+    name, in the order given.
+    """
+    workers = max(1, jobs or os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="verify") as pool:
+        futures = [pool.submit(verify_scenario, s, languages, update_outputs=update_outputs) for s in scenarios]
+        return {s.name: f.result() for s, f in zip(scenarios, futures)}
 
 
 def apply_variant(scenario: Scenario, mapping: dict[str, str]) -> Scenario:

@@ -27,6 +27,11 @@ class RunEvidence:
     lines: tuple[str, ...]
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line (an admonition's list item cannot hold a raw newline): ⏎ marks breaks."""
+    return text.replace("\r\n", "\n").replace("\n", " ⏎ ")
+
+
 def answer_text(answer: dict[str, Any] | None) -> str:
     """``Answer(id=..., ok=..., data=...)`` as Python would write it, omitting unset fields."""
     if answer is None:
@@ -77,14 +82,16 @@ def sentences(e: Expect) -> tuple[str, ...]:
                           for m in e.tool_metrics) or "none"
         out.append(f"tool metric events: {shown}")
     if e.tool_results_shown is not None:
-        shown = ", ".join(code(s) for s in e.tool_results_shown) or "no tool result at all"
+        shown = "; ".join(code(one_line(s)) for s in e.tool_results_shown) or "no tool result at all"
         out.append(f"the tool results the model was shown: {shown}")
-    if e.transcript_balanced:
+    if e.transcript_balanced is True:
         out.append("every tool call in every request had its tool result (a strict provider accepts it)")
+    elif e.transcript_balanced is False:
+        out.append("at least one request carried a tool call without its tool result (a strict provider refuses it)")
     if e.run_statuses is not None:
         out.append("run status: " + (", ".join(code(s) for s in e.run_statuses) or "no run finished"))
     for text in e.stdout_contains:
-        out.append(f"the program printed {code(text)}")
+        out.append(f"the program printed {code(one_line(text))}")
     return tuple(s[0].upper() + s[1:] + "." for s in out)
 
 
