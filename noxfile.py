@@ -75,7 +75,8 @@ def release_matrix(session: nox.Session) -> None:
     for release in [*EARLIER_RELEASES, _pinned_toolnexus()]:
         session.install(f"toolnexus=={release}")
         report = out / f"{release}.json"
-        # Exit 1 only means "some scenario failed on this release", which the matrix records.
+        report.unlink(missing_ok=True)  # a crash must leave no report behind, so `matrix` fails loudly
+        # Exit 1 with a report means "some scenario failed on this release": the matrix records it.
         session.run("python", "-m", "verified_docs", "verify", "--report", str(report),
                     "--ledger", str(out / f"{release}-ledger.json"), *session.posargs, success_codes=[0, 1])
         reports.append(str(report))

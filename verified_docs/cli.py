@@ -14,7 +14,6 @@ from pathlib import Path
 from . import ledger as ledger_mod
 from . import matrix
 from .errors import SourceError
-from .guard import check_site, load_executed
 from .runner.languages import LANGUAGES
 from .scenario import discover_project
 from .verify import verify_all
@@ -87,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _guard(args: argparse.Namespace) -> int:
+    from .guard import check_site, load_executed  # needs the docs extra (markdown-it); verify does not
+
     root = args.root.resolve()
     try:
         verified = ledger_mod.load(root / args.ledger).verified_hashes()

@@ -93,6 +93,16 @@ def _patch_toolkit(module) -> None:
         return result
 
     module.Toolkit.execute = execute
+    # The toolkit's own wait_for answers MCP elicitations; count those calls too.
+    real_create = module.Toolkit.create.__func__
+
+    @functools.wraps(real_create)
+    async def create(cls, *args, **kwargs):
+        if kwargs.get("wait_for") is not None:
+            kwargs["wait_for"] = _traced_wait_for(kwargs["wait_for"])
+        return await real_create(cls, *args, **kwargs)
+
+    module.Toolkit.create = classmethod(create)
 
 
 def _traced_wait_for(fn):
