@@ -68,3 +68,14 @@ def test_run_with_no_evidence_is_refused(tmp_path: Path) -> None:
     text = VALID.replace("    expect:\n      model_requests: 1\n", "    expect: {}\n")
     with pytest.raises(SourceError, match=r"runs/0/expect: \{\} should be non-empty"):
         load_scenario(make(tmp_path, text), tmp_path)
+
+
+def test_two_scenarios_with_the_same_title_are_refused(tmp_path: Path) -> None:
+    from verified_docs.scenario import discover_project
+
+    make(tmp_path / "snippets", VALID, "a")
+    make(tmp_path / "snippets", VALID, "b")
+    with pytest.raises(SourceError) as e:
+        discover_project(tmp_path)
+    assert "scenario title 'T' is already used by" in str(e.value)
+    assert str(e.value).startswith(f"{tmp_path / 'snippets/g/b/scenario.yaml'}:1:")

@@ -63,3 +63,12 @@ def test_duplicate_section_is_reported_once(tmp_path: Path) -> None:
     with pytest.raises(SourceError) as e:
         parse_sections(p)
     assert len(e.value.problems) == 1
+
+
+def test_marker_inside_a_string_literal_is_an_error(tmp_path: Path) -> None:
+    p = tmp_path / "a.py"
+    p.write_text('# --8<-- [start:a]\nprint("--8<-- [end:a]")\n# --8<-- [end:a]\n')
+    with pytest.raises(SourceError) as e:
+        parse_sections(p)
+    assert str(e.value) == (f"{p}:2: section marker '[end:a]' is not in a comment of its own (inside a string "
+                            "literal?); put it on its own line after the comment sign")

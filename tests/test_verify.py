@@ -132,3 +132,38 @@ def test_hard_coded_reply_fails_in_the_variant_pass(tmp_path: Path) -> None:
     assert "in the variant 'staging' -> 'eu-north-1': tool_results_shown: expected " \
            "['the human replied: eu-north-1'], got ['the human replied: staging']" in whats
     assert "in the variant 'staging' -> 'eu-north-1': printed output differs from the golden output" in whats
+
+
+HOSTILE = SAMPLES / "snippets"
+
+
+def only_problem_whats(name: str) -> list[str]:
+    (v,) = verify_copy(HOSTILE / "hostile" / name, HOSTILE)
+    return [p.what for p in v.problems]
+
+
+def test_flooding_program_is_killed_at_the_cap_quickly() -> None:
+    (v,) = verify_copy(HOSTILE / "hostile/flood", HOSTILE)
+    assert v.problems[0].what == "killed: its stdout passed 2,000,000 bytes (flooding output?)"
+    assert v.duration_s < 10
+
+
+def test_signal_is_named() -> None:
+    assert "exit code: expected 0, got signal 11 (SIGSEGV)" in only_problem_whats("signal")
+
+
+def test_reading_stdin_is_explained() -> None:
+    whats = only_problem_whats("stdin")
+    assert "exit code: expected 0, got 1; it read standard input, which snippets never get" in whats
+
+
+def test_reaching_the_network_fails_fast_and_says_so() -> None:
+    (v,) = verify_copy(HOSTILE / "hostile/network", HOSTILE)
+    assert v.problems[0].what == ("exit code: expected 0, got 1; it tried to reach 'example.com', but only the mock "
+                                  "model on 127.0.0.1 is reachable")
+    assert v.duration_s < 5
+
+
+def test_non_utf8_output_is_reported_with_its_offset() -> None:
+    whats = only_problem_whats("not-utf8")
+    assert "printed output that is not UTF-8: stdout byte 3 (0xe9) is not UTF-8" in whats

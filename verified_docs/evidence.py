@@ -8,6 +8,8 @@ that prints the right words while the human's reply never reached the tool still
 from __future__ import annotations
 
 import json
+import re
+import signal
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -16,6 +18,7 @@ from .errors import Location, Problem
 from .mock_model.provider_rules import is_balanced
 from .mock_model.server import RecordedRequest
 from .normalise import normalise
+from .runner.process import MAX_CAPTURE_BYTES
 from .scenario import Expect
 
 
@@ -32,7 +35,8 @@ class Observation:
     requests: tuple[RecordedRequest, ...]
     trace: tuple[dict[str, Any], ...]
     traced: bool
-    truncated: bool = False
+    flooded: str | None = None
+    not_utf8: str | None = None
 
 
 def tool_results_shown(requests: tuple[RecordedRequest, ...]) -> list[str]:
@@ -88,17 +92,33 @@ def _mismatch(where: Location, what: str, expected: Any, got: Any) -> Problem:
 
 
 def check_exit(expect: Expect, obs: Observation, where: Location) -> list[Problem]:
-    """Exit code, timeout and truncation; stderr's tail goes into the details."""
+    """Exit code, timeout, flooding, undecodable output and stdin reads; stderr's tail goes
+    into the details."""
     tail = tuple(obs.stderr.strip().splitlines()[-12:])
+    if obs.flooded:
+        return [Problem(where, f"killed: its {obs.flooded} passed {MAX_CAPTURE_BYTES:,} bytes (flooding output?)")]
     if obs.timed_out:
         return [Problem(where, f"killed after its {obs.timeout_s:g}s timeout (process group sent SIGKILL)", tail)]
     problems = []
-    if obs.truncated:
-        problems.append(Problem(where, "output exceeded the capture limit and was cut"))
+    if obs.not_utf8:
+        problems.append(Problem(where, f"printed output that is not UTF-8: {obs.not_utf8}"))
     if obs.exit_code != expect.exit_code:
-        how = f"signal {-obs.exit_code}" if obs.exit_code < 0 else str(obs.exit_code)
-        problems.append(Problem(where, f"exit code: expected {expect.exit_code}, got {how}", tail))
+        how = f"signal {-obs.exit_code} ({_signal_name(-obs.exit_code)})" if obs.exit_code < 0 else str(obs.exit_code)
+        what = f"exit code: expected {expect.exit_code}, got {how}"
+        if "EOFError" in obs.stderr:
+            what += "; it read standard input, which snippets never get"
+        offline = re.search(r"verified_docs: offline: this snippet tried to reach ('[^']*')", obs.stderr)
+        if offline:
+            what += f"; it tried to reach {offline.group(1)}, but only the mock model on 127.0.0.1 is reachable"
+        problems.append(Problem(where, what, tail))
     return problems
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "unknown signal"
 
 
 def check_evidence(expect: Expect, obs: Observation) -> list[Problem]:

@@ -302,9 +302,25 @@ def discover(root: Path, prefix: str = "") -> list[Scenario]:
             scenarios.append(load_scenario(yaml_path.parent, root, prefix))
         except SourceError as e:
             problems.extend(e.problems)
+    problems += _duplicates(scenarios)
     if problems:
         raise SourceError(*problems)
     return scenarios
+
+
+def _duplicates(scenarios: list[Scenario]) -> list[Problem]:
+    """Two scenarios with one name or one title: pages and reports could not tell them apart."""
+    out = []
+    for attr in ("name", "title"):
+        first: dict[str, Scenario] = {}
+        for s in scenarios:
+            key = getattr(s, attr)
+            if key in first:
+                out.append(Problem(Location(s.yaml_path, 1), f"scenario {attr} {key!r} is already used by "
+                                                             f"{first[key].yaml_path}"))
+            else:
+                first[key] = s
+    return out
 
 
 # Where scenarios live in a project: guide snippets, named by their path below snippets/, and
@@ -322,6 +338,7 @@ def discover_project(project: Path) -> list[Scenario]:
             scenarios += discover(Path(project) / folder, prefix)
         except SourceError as e:
             problems.extend(e.problems)
+    problems += _duplicates(scenarios)
     if problems:
         raise SourceError(*problems)
     return scenarios

@@ -10,6 +10,7 @@ includes can never disagree about where a section starts.
 """
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,8 @@ from pymdownx.snippets import SnippetPreprocessor
 from .errors import Problem, Location, SourceError
 
 _MARKER = SnippetPreprocessor.RE_SNIPPET_SECTION
+# What may precede a marker on its line: indentation and a comment opener, nothing else.
+_COMMENT_BEFORE = re.compile(r"^\s*(#|//|--|;|/\*|<!--|%)\s*$")
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,12 @@ def parse_sections(path: Path, source: str | None = None) -> dict[str, Section]:
                 bodies[name].append(line)
             continue
         name, kind = m.group("name"), m.group("type").lower()
+        if not _COMMENT_BEFORE.match(m.group("pre")):
+            # pymdownx would still treat it as a marker, cutting the code in two.
+            problems.append(Problem(Location(path, number),
+                                    f"section marker '{m.group('section').strip()}' is not in a comment of its own "
+                                    "(inside a string literal?); put it on its own line after the comment sign"))
+            continue
         if kind == "start":
             if name in open_at or name in found:
                 first = open_at.get(name) or found[name].start_line

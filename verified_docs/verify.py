@@ -184,7 +184,7 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
     obs = Observation(
         exit_code=done.exit_code, timed_out=done.timed_out, timeout_s=run.timeout_s, stdout=done.stdout,
         stderr=done.stderr, requests=tuple(mock.chat_requests()), trace=tuple(read_trace(trace_path)),
-        traced=language.traced, truncated=done.truncated,
+        traced=language.traced, flooded=done.flooded, not_utf8=done.not_utf8,
     )
     problems = check_exit(run.expect, obs, _crash_location(program.path, done.stderr, done.timed_out))
     problems += _section_problems(program.path)

@@ -1,55 +1,100 @@
-"""Start a program in its own process group, wait with a timeout, kill the whole tree if needed."""
+"""Start a program in its own process group, wait with a timeout, kill the whole tree if needed.
+
+Output is read as it comes, up to a cap: a program that floods its output is killed as soon as
+it passes the cap instead of filling the runner's memory until the timeout.
+"""
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
-MAX_CAPTURE_BYTES = 2_000_000  # a flooding snippet is cut here; its verdict says so
+MAX_CAPTURE_BYTES = 2_000_000  # per stream; past this the program is killed and its verdict says so
 
 
 @dataclass(frozen=True)
 class Completed:
     """What a finished (or killed) process left. ``exit_code`` is negative for a signal
-    (``-9`` after a timeout kill); ``duration_s`` is wall time in seconds."""
+    (``-9`` after a kill); ``duration_s`` is wall time in seconds; ``flooded`` names the stream
+    that passed :data:`MAX_CAPTURE_BYTES`; ``not_utf8`` describes the first undecodable byte."""
 
     exit_code: int
     stdout: str
     stderr: str
     timed_out: bool
     duration_s: float
-    truncated: bool = False
+    flooded: str | None = None
+    not_utf8: str | None = None
+
+
+class _Capture:
+    """Reads one pipe on a thread, keeping at most ``MAX_CAPTURE_BYTES``."""
+
+    def __init__(self, name: str, pipe: IO[bytes], on_flood) -> None:
+        self.name, self.chunks, self.size = name, [], 0
+        self.flooded = False
+        self._thread = threading.Thread(target=self._read, args=(pipe, on_flood), daemon=True)
+        self._thread.start()
+
+    def _read(self, pipe: IO[bytes], on_flood) -> None:
+        for chunk in iter(lambda: pipe.read1(65536), b""):
+            if self.size < MAX_CAPTURE_BYTES:
+                self.chunks.append(chunk[: MAX_CAPTURE_BYTES - self.size])
+            self.size += len(chunk)
+            if self.size > MAX_CAPTURE_BYTES and not self.flooded:
+                self.flooded = True
+                on_flood()
+        pipe.close()
+
+    def join(self) -> bytes:
+        self._thread.join()
+        return b"".join(self.chunks)
+
+
+def _decode(name: str, data: bytes) -> tuple[str, str | None]:
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as e:
+        return data.decode("utf-8", errors="replace"), f"{name} byte {e.start} (0x{data[e.start]:02x}) is not UTF-8"
 
 
 def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: float) -> Completed:
-    """Run ``argv`` with no stdin; on timeout SIGKILL its process group (children included).
+    """Run ``argv`` with no stdin; on timeout or flood SIGKILL its process group (children too).
 
-    Output is decoded as UTF-8 with replacement characters, so non-UTF-8 bytes never crash the
-    runner. Raises ``FileNotFoundError`` when the interpreter or compiler is missing.
+    Output is decoded as UTF-8; undecodable bytes become U+FFFD and are reported in
+    ``not_utf8``. Raises ``FileNotFoundError`` when the interpreter or compiler is missing.
     """
     start = time.monotonic()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
+    kill = lambda: _kill_group(proc)  # noqa: E731 — shared by both readers
+    out, err = _Capture("stdout", proc.stdout, kill), _Capture("stderr", proc.stderr, kill)
     timed_out = False
     try:
-        out, err = proc.communicate(timeout=timeout_s)
+        proc.wait(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         timed_out = True
         _kill_group(proc)
-        out, err = proc.communicate()
+        proc.wait()
     finally:
         _kill_group(proc)  # reap anything the program left running in its group
-    truncated = len(out) > MAX_CAPTURE_BYTES or len(err) > MAX_CAPTURE_BYTES
+    out_bytes, err_bytes = out.join(), err.join()
+    stdout, bad_out = _decode("stdout", out_bytes)
+    stderr, _ = _decode("stderr", err_bytes)
+    flooded = next((c.name for c in (out, err) if c.flooded), None)
     return Completed(
         exit_code=proc.returncode,
-        stdout=out[:MAX_CAPTURE_BYTES].decode("utf-8", errors="replace"),
-        stderr=err[:MAX_CAPTURE_BYTES].decode("utf-8", errors="replace"),
-        timed_out=timed_out,
+        stdout=stdout,
+        stderr=stderr,
+        timed_out=timed_out and flooded is None,
         duration_s=time.monotonic() - start,
-        truncated=truncated,
+        flooded=flooded,
+        not_utf8=bad_out,
     )
 
 

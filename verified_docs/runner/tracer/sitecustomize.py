@@ -199,6 +199,47 @@ class _Finder(importlib.abc.MetaPathFinder):
 if _TRACE:
     sys.meta_path.insert(0, _Finder())
 
+
+# Snippets run offline: only loopback is reachable (the mock model, local servers of their own).
+# Anything else fails at once with a message the runner recognises, before a packet leaves.
+OFFLINE_MARK = "verified_docs: offline:"
+_LOOPBACK = {"127.0.0.1", "::1", "localhost", "", None}
+
+
+def _refuse_remote(host) -> None:
+    if isinstance(host, bytes):
+        host = host.decode("ascii", "replace")
+    if host in _LOOPBACK or (isinstance(host, str) and host.startswith("127.")):
+        return
+    raise ConnectionRefusedError(f"{OFFLINE_MARK} this snippet tried to reach {host!r}; "
+                                 "snippets may only talk to the mock model on 127.0.0.1")
+
+
+def _go_offline() -> None:
+    import socket
+
+    real_connect, real_connect_ex, real_getaddrinfo = socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo
+
+    def connect(self, address):
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            _refuse_remote(address[0])
+        return real_connect(self, address)
+
+    def connect_ex(self, address):
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            _refuse_remote(address[0])
+        return real_connect_ex(self, address)
+
+    def getaddrinfo(host, *args, **kwargs):
+        _refuse_remote(host)
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo = connect, connect_ex, getaddrinfo
+
+
+if _TRACE:
+    _go_offline()
+
 # Shortly before the runner's timeout kills the process, dump every thread's stack to stderr,
 # so a hanging snippet's verdict can name the line it was stuck on.
 _TIMEOUT = os.environ.get("VERIFIED_DOCS_TIMEOUT")

@@ -1,0 +1,3 @@
+import urllib.request
+
+urllib.request.urlopen("http://example.com/", timeout=5)

@@ -1,0 +1,3 @@
+import sys
+
+sys.stdout.buffer.write(b"caf\xe9\n")

@@ -1,0 +1,2 @@
+name = input("your name? ")
+print(name)

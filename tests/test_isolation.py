@@ -1,0 +1,54 @@
+"""Scenarios verified concurrently, in shuffled order, behave exactly as in the main run, and
+a golden file being rewritten is never seen half-written, even when the writer is killed."""
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import Verification
+from verified_docs.verify import verify_all
+
+
+def test_shuffled_parallel_runs_give_the_same_verdicts(verification: Verification) -> None:
+    # Cross-talk between concurrent scenarios (a shared port, working dir or environment) would
+    # change some run's evidence (its request count, the tool results its model was shown).
+    rng = random.Random(20261201)
+    names = sorted(verification.scenarios)
+    for attempt in range(2):
+        chosen = rng.sample(names, 4)
+        again = verify_all([verification.scenarios[n] for n in chosen], jobs=4)
+        for name in chosen:
+            before = [(v.run.name, v.passed) for v in verification.verdicts[name]]
+            after = [(v.run.name, v.passed) for v in again[name]]
+            assert after == before, f"attempt {attempt}: {name} changed verdicts under load"
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from verified_docs.golden import write_atomic
+target, size = Path(sys.argv[1]), int(sys.argv[2])
+print("ready", flush=True)
+while True:
+    write_atomic(target, "new\\n" * size)
+"""
+
+
+def test_killed_writer_never_leaves_a_partial_golden_file(tmp_path: Path) -> None:
+    target = tmp_path / "main.py.out"
+    old = "old\n" * 200_000
+    target.write_text(old)
+    allowed = {old, "new\n" * 200_000}
+    for attempt in range(6):
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(target), "200000"], stdout=subprocess.PIPE)
+        assert proc.stdout.readline() == b"ready\n"
+        time.sleep(0.02 + attempt * 0.03)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert target.read_text() in allowed, f"attempt {attempt}: partial golden file"
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name != "main.py.out"]
+    assert all(name.startswith(".main.py.out.") and name.endswith(".tmp") for name in leftovers)
