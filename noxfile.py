@@ -83,6 +83,13 @@ def release_matrix(session: nox.Session) -> None:
     session.run("python", "-m", "verified_docs", "matrix", *reports)
 
 
+@nox.session(default=False)
+def mutation(session: nox.Session) -> None:
+    """Mutation testing of the examples: prints the score per scenario and the survivors; fails below 90%."""
+    session.install("-e", ".")
+    session.run("python", "-m", "verified_docs", "mutate", *session.posargs)
+
+
 def _swap_in(new: Path, target: Path) -> None:
     # A failed build never reaches here, so site/ only ever holds a complete build: the new
     # tree is renamed into place, and the old one removed only after that.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import os
 import sys
 import time
 from pathlib import Path
@@ -44,7 +45,14 @@ def main(argv: list[str] | None = None) -> int:
     guard.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
     guard.add_argument("--ledger", type=Path, default=ledger_mod.DEFAULT_LEDGER, help="ledger path, under root")
     guard.add_argument("--fences", type=Path, required=True, help="executed fences, as written by the test plugin")
+    mutation = sub.add_parser("mutate", help="mutation testing: do the scenarios catch careless edits?")
+    mutation.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
+    mutation.add_argument("--only", metavar="GLOB", default="*", help="scenarios to mutate (fnmatch)")
+    mutation.add_argument("--threshold", type=float, default=90.0, help="minimum total score, percent")
+    mutation.add_argument("--jobs", "-j", type=int, default=None, help="mutants verified at once")
     args = parser.parse_args(argv)
+    if args.command == "mutate":
+        return _mutate(args)
     if args.command == "matrix":
         return _matrix(args)
     if args.command == "guard":
@@ -83,6 +91,31 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(verdicts) - len(failed)} passed, {len(failed)} failed "
           f"in {time.monotonic() - start:.1f}s (toolnexus {ledger.toolnexus}); ledger: {args.ledger}")
     return 1 if failed else 0
+
+
+def _mutate(args: argparse.Namespace) -> int:
+    from . import mutate
+
+    try:
+        scenarios = [s for s in discover_project(args.root.resolve()) if fnmatch.fnmatch(s.name, args.only)]
+    except SourceError as e:
+        print(e, file=sys.stderr)
+        return 2
+    start = time.monotonic()
+    mutants = mutate.mutate_all(scenarios, jobs=args.jobs or os.cpu_count() or 1)
+    for name, (killed, total) in sorted(mutate.scores(mutants).items()):
+        print(f"{100 * killed / total:6.1f}%  {killed}/{total}  {name}")
+    survivors = [m for m in mutants if not m.killed]
+    for m in survivors:
+        print("survived: " + m.describe())
+    killed = len(mutants) - len(survivors)
+    score = 100 * killed / len(mutants) if mutants else 0.0
+    print(f"mutation score: {score:.1f}% ({killed}/{len(mutants)} killed, threshold {args.threshold:g}%) "
+          f"in {time.monotonic() - start:.0f}s")
+    if not mutants:
+        print("no mutants generated", file=sys.stderr)
+        return 1
+    return 0 if score >= args.threshold else 1
 
 
 def _guard(args: argparse.Namespace) -> int:

@@ -57,7 +57,7 @@ def tool_results_shown(requests: tuple[RecordedRequest, ...]) -> list[str]:
     return shown
 
 
-_TRACED = ("tool_runs", "tool_answers", "answer_data_read", "wait_for_calls", "sequence", "tool_metrics", "run_statuses")
+_TRACED = ("tool_runs", "tool_answers", "requests_raised", "answer_data_read", "wait_for_calls", "sequence", "tool_metrics", "run_statuses")
 
 
 def sequence(trace: tuple[dict[str, Any], ...]) -> list[str]:
@@ -74,6 +74,15 @@ def sequence(trace: tuple[dict[str, Any], ...]) -> list[str]:
         elif e["event"] == "run_end":
             labels.append(f"run {e['status']}")
     return labels
+
+
+def _requests_raised(obs: Observation, expected: tuple[dict[str, Any], ...]) -> str:
+    """Each Request a tool suspended with, in order, cut to the keys the scenario states
+    (as JSON with generated ids normalised)."""
+    keys = set().union(*(e.keys() for e in expected)) if expected else {"id", "kind", "prompt"}
+    raised = [{k: v for k, v in e["pending"].items() if k in keys}
+              for e in obs.trace if e["event"] == "tool_execute" and e.get("pending")]
+    return _as_json(raised)
 
 
 def _tool_runs(obs: Observation, expected: dict[str, int]) -> dict[str, int]:
@@ -147,6 +156,8 @@ def check_evidence(expect: Expect, obs: Observation) -> list[Problem]:
         ("tool_answers", expect.tool_answers,
          lambda: _as_json([{"tool": e["tool"], "answer": e["answer"]} for e in obs.trace if e["event"] == "tool_execute"]),
          lambda v: _as_json(list(v))),
+        ("requests_raised", expect.requests_raised,
+         lambda: _requests_raised(obs, expect.requests_raised or ()), lambda v: _as_json(list(v))),
         ("answer_data_read", expect.answer_data_read,
          lambda: [e.get("answer_data_read", False) for e in obs.trace
                   if e["event"] == "tool_execute" and e["answer"] is not None], list),

@@ -66,6 +66,7 @@ class Expect:
     tool_runs: dict[str, int] | None = None
     tool_answers: tuple[dict[str, Any], ...] | None = None
     answer_data_read: tuple[bool, ...] | None = None
+    requests_raised: tuple[dict[str, Any], ...] | None = None
     wait_for_calls: int | None = None
     sequence: tuple[str, ...] | None = None
     tool_metrics: tuple[dict[str, Any], ...] | None = None
@@ -253,6 +254,7 @@ def load_scenario(folder: Path, root: Path, prefix: str = "") -> Scenario:
                 tool_runs=e.get("tool_runs"),
                 tool_answers=tuple(e["tool_answers"]) if "tool_answers" in e else None,
                 answer_data_read=tuple(e["answer_data_read"]) if "answer_data_read" in e else None,
+                requests_raised=tuple(e["requests_raised"]) if "requests_raised" in e else None,
                 wait_for_calls=e.get("wait_for_calls"),
                 sequence=tuple(e["sequence"]) if "sequence" in e else None,
                 tool_metrics=tuple(e["tool_metrics"]) if "tool_metrics" in e else None,

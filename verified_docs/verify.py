@@ -138,6 +138,7 @@ def apply_variant(scenario: Scenario, mapping: dict[str, str]) -> Scenario:
             e,
             tool_results_shown=tuple(swap(x) for x in e.tool_results_shown) if e.tool_results_shown is not None else None,
             tool_answers=tuple(swap_data(list(e.tool_answers))) if e.tool_answers is not None else None,
+            requests_raised=tuple(swap_data(list(e.requests_raised))) if e.requests_raised is not None else None,
             stdout_contains=tuple(swap(x) for x in e.stdout_contains),
         )
         runs.append(replace(run, args=tuple(swap(a) for a in run.args), steps=steps, expect=expect))

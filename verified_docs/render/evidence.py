@@ -69,6 +69,9 @@ def sentences(e: Expect) -> tuple[str, ...]:
             out.append(f"`ctx.answer` at each tool execution, in order: {seen}")
         else:
             out.append("no tool execution received `ctx.answer`")
+    if e.requests_raised is not None:
+        shown = "; ".join(code(json.dumps(r, sort_keys=True)) for r in e.requests_raised) or "none"
+        out.append(f"the Requests the tools suspended with: {shown}")
     if e.answer_data_read:
         reads = ", ".join("yes" if r else "no" for r in e.answer_data_read)
         out.append(f"the tool read `ctx.answer.data` when it had an Answer: {reads}")
