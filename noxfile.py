@@ -84,6 +84,13 @@ def release_matrix(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """Print benchmark figures side by side from one run (medians, min, max) against the speed targets."""
+    session.install("-e", ".[docs]")
+    session.run("python", "-m", "verified_docs.bench", env=QUIET_MKDOCS)
+
+
+@nox.session(default=False)
 def mutation(session: nox.Session) -> None:
     """Mutation testing of the examples: prints the score per scenario and the survivors; fails below 90%."""
     session.install("-e", ".")

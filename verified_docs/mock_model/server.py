@@ -192,6 +192,9 @@ def _summarise(body: Any) -> str:
 def _handler_for(model: MockModel) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body go out in separate writes; with Nagle's algorithm on, each response
+        # waits for the client's delayed ACK (~40 ms). TCP_NODELAY removes that stall.
+        disable_nagle_algorithm = True
 
         def do_POST(self) -> None:  # noqa: N802 — http.server's naming
             length = int(self.headers.get("Content-Length") or 0)
