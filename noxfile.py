@@ -1,7 +1,6 @@
 """Task runner: `nox -s docs` builds the verified site, `nox -s tests` runs the test suite."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from pathlib import Path
@@ -39,7 +38,7 @@ def docs(session: nox.Session) -> None:
     shutil.rmtree(partial, ignore_errors=True)
     session.run("python", "-m", "mkdocs", "build", "--strict", "-d", str(partial), env=QUIET_MKDOCS)
     session.run("python", "-m", "verified_docs", "guard", "--site", str(partial), "--fences", str(fences))
-    _swap_in(partial, ROOT / "site")
+    session.run("python", "-m", "verified_docs.publish", str(partial), str(ROOT / "site"))
     session.log(f"site built in {ROOT / 'site'}")
 
 
@@ -95,14 +94,3 @@ def mutation(session: nox.Session) -> None:
     """Mutation testing of the examples: prints the score per scenario and the survivors; fails below 90%."""
     session.install("-e", ".")
     session.run("python", "-m", "verified_docs", "mutate", *session.posargs)
-
-
-def _swap_in(new: Path, target: Path) -> None:
-    # A failed build never reaches here, so site/ only ever holds a complete build: the new
-    # tree is renamed into place, and the old one removed only after that.
-    old = target.with_name(target.name + ".old")
-    shutil.rmtree(old, ignore_errors=True)
-    if target.exists():
-        os.replace(target, old)
-    os.replace(new, target)
-    shutil.rmtree(old, ignore_errors=True)
