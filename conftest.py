@@ -35,7 +35,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.get_closest_marker("guard") is not None)
+    # Browser tests run after everything else but the guard: Playwright's sync API keeps an
+    # event loop running in the main thread, which would break the docs' asyncio.run() fences.
+    def order(item: pytest.Item) -> tuple[bool, bool]:
+        return item.get_closest_marker("guard") is not None, "tests/browser/" in item.nodeid
+    items.sort(key=order)
 
 
 @pytest.hookimpl(hookwrapper=True)

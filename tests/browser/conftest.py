@@ -1,0 +1,235 @@
+"""Browser fixtures: the built site served on 127.0.0.1, and Debian's Chromium driven by Playwright.
+
+- ``site_url`` (session): ``built_site`` (root conftest) served by ``http.server`` on an
+  ephemeral port; the build must have passed.
+- ``browser`` (session): ``/usr/bin/chromium``, headless; a missing Chromium FAILS every browser
+  test with the install hint (it is never skipped).
+- ``page``: a page in a fresh context (``new_context``: own localStorage, clipboard permission,
+  desktop viewport, light colour scheme). Requests that leave 127.0.0.1 are blocked, so a test
+  never depends on the network; ``page.log`` records console errors, page errors and what was
+  blocked.
+- ``visit`` (session): loads a page of the real site once and keeps what it showed (errors,
+  anchors, links, ids, tab sets, code blocks, unrendered lists), with its screenshots in
+  ``build/screenshots/``.
+- ``linked_tabs_url`` (session): the sample site in ``samples/linked-tabs`` built with the real
+  ``mkdocs.yml`` (``INHERIT``), for tab linking with two languages (the real site has one).
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+try:
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route, sync_playwright
+except ImportError as missing:
+    raise ImportError(f"{missing}: the browser tests need Playwright for Python; "
+                      "install the test extra: pip install -e '.[test]' (nox -s tests does)") from missing
+
+from .dom import TabSet, tab_sets
+from .pages import ROOT, SCREENSHOTS, Page as SitePage
+
+# Sample sites are inputs, not tests.
+collect_ignore = ["samples"]
+
+CHROMIUM = Path("/usr/bin/chromium")
+INSTALL_HINT = "install it from Debian's packages: apt-get update && apt-get install -y chromium (.ci/run does this)"
+LAUNCH_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SAMPLES = Path(__file__).parent / "samples"
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
+        pass
+
+
+@contextmanager
+def serve(folder: Path) -> Iterator[str]:
+    """Serve ``folder`` on 127.0.0.1 (ephemeral port) in a thread; yields the base URL ending in '/'."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site) -> Iterator[str]:
+    if built_site.returncode != 0:
+        pytest.fail(f"the strict build failed, so there is no site to test:\n{built_site.output}", pytrace=False)
+    with serve(built_site.site) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """``build/screenshots/``, emptied of the previous run's pictures."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for old in SCREENSHOTS.glob("*.png"):
+        old.unlink()
+    return SCREENSHOTS
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.is_file():
+        pytest.fail(f"{CHROMIUM} not found: the browser tests need Debian's Chromium; {INSTALL_HINT}", pytrace=False)
+    # launch() gives each run a fresh temporary user-data dir, removed on close.
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+@dataclass
+class PageLog:
+    """What a page reported: console errors and uncaught exceptions as ``url: text`` lines,
+    and the off-site URLs the test blocked (a page's only route to the network)."""
+
+    origin: str
+    errors: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type != "error":
+            return
+        source = message.location.get("url", "")
+        # Chromium reports every blocked request as "Failed to load resource"; those are ours.
+        if source in self.blocked and message.text.startswith("Failed to load resource"):
+            return
+        self.errors.append(f"console error at {source or '?'}:{message.location.get('lineNumber', 0)}: {message.text}")
+
+    def on_page_error(self, error: Exception) -> None:
+        self.errors.append(f"uncaught exception: {error}")
+
+    def block(self, route: Route) -> None:
+        self.blocked.append(route.request.url)
+        route.abort("blockedbyclient")
+
+
+def new_context(browser: Browser, base_url: str) -> tuple[BrowserContext, PageLog]:
+    """A fresh context on ``base_url``: desktop size, light scheme, clipboard allowed, offline."""
+    context = browser.new_context(viewport=DESKTOP, color_scheme="light", base_url=base_url)
+    context.set_default_timeout(10_000)  # a missing element fails in seconds, not Playwright's 30
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url.rstrip("/"))
+    log = PageLog(base_url)
+    context.route(re.compile("^(?!" + re.escape(base_url) + ")"), log.block)
+    context.on("console", log.on_console)
+    context.on("weberror", lambda web_error: log.on_page_error(web_error.error))
+    return context, log
+
+
+@pytest.fixture
+def page(browser: Browser, site_url: str) -> Iterator[Page]:
+    """A page of the real site in a fresh context; ``page.log`` is its :class:`PageLog`."""
+    context, log = new_context(browser, site_url)
+    page = context.new_page()
+    page.log = log  # type: ignore[attr-defined]
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def linked_tabs_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The two-page sample in ``samples/linked-tabs``, built strictly with the real theme,
+    features and Markdown extensions (the config INHERITs ``mkdocs.yml``; no hook, own nav)."""
+    work = tmp_path_factory.mktemp("linked-tabs")
+    config = work / "mkdocs.yml"
+    config.write_text(f"INHERIT: {ROOT / 'mkdocs.yml'}\n"
+                      f"docs_dir: {SAMPLES / 'linked-tabs'}\n"
+                      f"site_dir: {work / 'site'}\n"
+                      "hooks: []\n"
+                      "nav: [index.md, other.md]\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config)], cwd=ROOT,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        pytest.fail(f"building the linked-tabs sample failed:\n{done.stdout}{done.stderr}", pytrace=False)
+    with serve(work / "site") as url:
+        yield url
+
+
+_READ = r"""() => ({
+  headerlinks: Array.from(document.querySelectorAll('a.headerlink'), a => {
+    const heading = a.closest('h1, h2, h3, h4, h5, h6');
+    const url = new URL(a.href);
+    return {href: a.getAttribute('href'), heading: heading ? heading.id : null,
+            samePage: url.origin + url.pathname === location.origin + location.pathname,
+            fragment: decodeURIComponent(url.hash.slice(1)),
+            text: heading ? heading.innerText.replace(a.innerText, '').trim() : a.outerHTML};
+  }),
+  links: Array.from(document.querySelectorAll('a[href]'), a => ({href: a.href, text: a.innerText.trim()})),
+  ids: Array.from(document.querySelectorAll('[id]'), e => e.id),
+  // A paragraph holding a line that starts like a list item is a list Markdown did not render.
+  unrenderedLists: Array.from(document.querySelectorAll('.md-content p'))
+    .filter(p => /\n\s*([-*+]|\d+\.) /.test(p.textContent)).map(p => p.textContent.trim().slice(0, 120)),
+  codeBlocks: Array.from(document.querySelectorAll('pre > code'), code => {
+    const pre = code.parentElement;
+    const button = pre.querySelector('button[data-clipboard-target]');
+    return {id: pre.id, copies: button ? button.getAttribute('data-clipboard-target') : null};
+  }),
+})"""
+
+
+@dataclass(frozen=True)
+class Visit:
+    """What one page showed: its log, DOM facts, and where its screenshots went."""
+
+    page: SitePage
+    errors: tuple[str, ...]
+    blocked: tuple[str, ...]
+    headerlinks: tuple[dict, ...]
+    links: tuple[dict, ...]
+    ids: tuple[str, ...]
+    code_blocks: tuple[dict, ...]
+    tab_sets: tuple[TabSet, ...]
+    unrendered_lists: tuple[str, ...]
+    phone_overflow: int
+    desktop_png: Path
+    phone_png: Path
+
+
+@pytest.fixture(scope="session")
+def visit(browser: Browser, site_url: str, screenshots: Path) -> Callable[[SitePage], Visit]:
+    """Load a page once (memoized): read it at 1280x800, photograph it, then at 390x844."""
+    done: dict[SitePage, Visit] = {}
+
+    def load(site_page: SitePage) -> Visit:
+        if site_page in done:
+            return done[site_page]
+        context, log = new_context(browser, site_url)
+        try:
+            page = context.new_page()
+            page.goto(site_page.url, wait_until="networkidle")
+            facts = page.evaluate(_READ)
+            sets = tuple(tab_sets(page))
+            desktop = screenshots / f"{site_page.slug}-desktop.png"
+            page.screenshot(path=desktop, full_page=True)
+            page.set_viewport_size(PHONE)
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+            phone = screenshots / f"{site_page.slug}-phone.png"
+            page.screenshot(path=phone, full_page=True)
+        finally:
+            context.close()
+        done[site_page] = Visit(site_page, tuple(log.errors), tuple(log.blocked), tuple(facts["headerlinks"]),
+                                tuple(facts["links"]), tuple(facts["ids"]), tuple(facts["codeBlocks"]),
+                                sets, tuple(facts["unrenderedLists"]), overflow, desktop, phone)
+        return done[site_page]
+
+    return load

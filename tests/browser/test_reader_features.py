@@ -1,0 +1,51 @@
+"""What a reader expects of the site's chrome: a light/dark toggle that is remembered, and
+instant navigation (a link swaps the page in without reloading the document)."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page
+
+from .dom import wait_for_js
+
+SCHEME = "() => document.body.getAttribute('data-md-color-scheme')"
+# Material shows one toggle label at a time: the one that switches to the other palette.
+TOGGLE = 'form[data-md-component="palette"] label:visible'
+
+
+def test_palette_toggle_switches_light_and_dark_and_is_remembered(page: Page) -> None:
+    page.goto("")
+    assert page.evaluate(SCHEME) == "default", "a reader whose system is light gets the light palette"
+    page.locator(TOGGLE).click()
+    assert wait_for_js(page, SCHEME, "slate") == "slate", "the toggle switches to the dark palette"
+    page.reload()
+    assert page.evaluate(SCHEME) == "slate", "the choice survives a reload"
+    page.locator(TOGGLE).click()
+    assert wait_for_js(page, SCHEME, "default") == "default", "and the toggle switches back"
+    assert not page.log.errors, "\n".join(page.log.errors)
+
+
+def test_links_navigate_without_reloading_the_document(page: Page, built_site, site_url: str) -> None:
+    """Material intercepts a click only on a link its ``sitemap.xml`` lists, matching the
+    sitemap's URLs (made from ``site_url``) by path. The test serves the site at another origin
+    and path, so it rebases the sitemap's URLs onto the test server, as if deployed there."""
+    locs = re.findall(r"<loc>([^<]+)</loc>", (built_site.site / "sitemap.xml").read_text(encoding="utf-8"))
+    assert locs, ("sitemap.xml lists no pages (mkdocs.yml sets no site_url), so Material's instant navigation "
+                  "intercepts no link and every click reloads the whole document")
+    base = min(locs, key=len)  # the home page: every other URL starts with it
+    rebased = "".join(f"<url><loc>{site_url}{loc[len(base):]}</loc></url>" for loc in locs)
+    page.route(f"{site_url}sitemap.xml", lambda route: route.fulfill(
+        content_type="application/xml",
+        body=f'<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+             f"{rebased}</urlset>"))
+    page.goto("", wait_until="networkidle")
+    page.evaluate("() => { window.__same_document = true }")
+    index = page.evaluate("() => Array.from(document.querySelectorAll('.md-content a[href]'))"
+                          ".findIndex(a => a.origin === location.origin && a.pathname !== location.pathname)")
+    assert index >= 0, "the home page's content links to no other page"
+    link = page.locator(".md-content a[href]").nth(index)
+    href = link.evaluate("a => a.href")
+    link.click()
+    page.wait_for_url(href)
+    assert page.evaluate("() => window.__same_document === true"), "following a link reloaded the whole document"
+    assert not page.log.errors, "\n".join(page.log.errors)
