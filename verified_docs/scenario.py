@@ -304,7 +304,6 @@ def discover(root: Path, prefix: str = "") -> list[Scenario]:
             scenarios.append(load_scenario(yaml_path.parent, root, prefix))
         except SourceError as e:
             problems.extend(e.problems)
-    problems += _duplicates(scenarios)
     if problems:
         raise SourceError(*problems)
     return scenarios
