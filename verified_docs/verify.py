@@ -21,7 +21,8 @@ from .errors import Location, Problem, SourceError
 from .sections import parse_sections
 from .evidence import Observation, check_evidence, check_exit
 from .mock_model import MockModel
-from .runner.languages import LANGUAGES, environment, read_trace
+from .runner import forkserver
+from .runner.languages import LANGUAGES, environment, read_trace, worker_environment
 from .runner.process import run_process
 from .scenario import Program, Run, Scenario
 
@@ -30,7 +31,9 @@ from .scenario import Program, Run, Scenario
 class RunVerdict:
     """The outcome of one run of one scenario in one language. ``passed`` iff no problems.
     ``only_output_drifted`` is True when the golden comparison is the only failure (the case
-    ``update-outputs`` may fix). ``duration_s`` is the program's wall time in seconds."""
+    ``update-outputs`` may fix). ``duration_s`` is the run's wall time in seconds, from starting
+    its mock model to its last check; ``own_s`` is the program's own part of it (first line to
+    exit) when the starter can tell, else ``None``."""
 
     scenario: Scenario
     run: Run
@@ -40,6 +43,7 @@ class RunVerdict:
     stdout: str
     duration_s: float
     only_output_drifted: bool = False
+    own_s: float | None = None
 
     @property
     def passed(self) -> bool:
@@ -76,25 +80,27 @@ def _section_problems(path: Path) -> list[Problem]:
 
 
 def verify_scenario(scenario: Scenario, languages: tuple[str, ...] | None = None, *,
-                    update_outputs: bool = False) -> list[RunVerdict]:
+                    update_outputs: bool = False, warm: bool = True) -> list[RunVerdict]:
     """Verify every run of ``scenario`` in each of ``languages`` (default: all it has), then
     again once per declared variant (the same scenario with some values swapped), so a
     snippet that prints a hard-coded reply instead of the one it was given fails.
 
     With ``update_outputs``, a run whose only problem is drifted output has its golden file
-    rewritten (atomically) and then counts as passed. Never raises for a failing example; the
-    problems are in the verdicts (a variant's problems join the same run's verdict).
+    rewritten (atomically) and then counts as passed. With ``warm`` (the default), Python
+    programs start from the warm fork server instead of a cold interpreter each. Never raises
+    for a failing example; the problems are in the verdicts (a variant's problems join the same
+    run's verdict).
     """
     verdicts: list[RunVerdict] = []
     for lang in languages or scenario.languages:
         if lang not in scenario.languages:
             continue
-        mine = _verify_language(scenario, lang, {}, update_outputs)
+        mine = _verify_language(scenario, lang, {}, update_outputs, warm)
         for mapping in scenario.variants:
             if not all(v.passed for v in mine):
                 break
             label = ", ".join(f"{a!r} -> {b!r}" for a, b in mapping.items())
-            varied = _verify_language(apply_variant(scenario, mapping), lang, mapping, False)
+            varied = _verify_language(apply_variant(scenario, mapping), lang, mapping, False, warm)
             mine = [replace(v, problems=tuple(Problem(p.where, f"in the variant {label}: {p.what}", p.details)
                                                for p in w.problems), only_output_drifted=False)
                     if not w.passed else v for v, w in zip(mine, varied)]
@@ -103,7 +109,8 @@ def verify_scenario(scenario: Scenario, languages: tuple[str, ...] | None = None
 
 
 def verify_all(scenarios: list[Scenario], languages: tuple[str, ...] | None = None, *,
-                update_outputs: bool = False, jobs: int | None = None) -> dict[str, list[RunVerdict]]:
+                update_outputs: bool = False, jobs: int | None = None,
+                warm: bool = True) -> dict[str, list[RunVerdict]]:
     """Verify ``scenarios`` concurrently, ``jobs`` at a time (default: one per CPU core).
 
     Scenarios share nothing (each run has its own mock model, port and working directory), so
@@ -112,7 +119,7 @@ def verify_all(scenarios: list[Scenario], languages: tuple[str, ...] | None = No
     """
     workers = max(1, jobs or os.cpu_count() or 1)
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="verify") as pool:
-        futures = [pool.submit(verify_scenario, s, languages, update_outputs=update_outputs) for s in scenarios]
+        futures = [pool.submit(verify_scenario, s, languages, update_outputs=update_outputs, warm=warm) for s in scenarios]
         return {s.name: f.result() for s, f in zip(scenarios, futures)}
 
 
@@ -145,7 +152,8 @@ def apply_variant(scenario: Scenario, mapping: dict[str, str]) -> Scenario:
     return replace(scenario, runs=tuple(runs))
 
 
-def _verify_language(scenario: Scenario, lang: str, variant: dict[str, str], update_outputs: bool) -> list[RunVerdict]:
+def _verify_language(scenario: Scenario, lang: str, variant: dict[str, str], update_outputs: bool,
+                     warm: bool) -> list[RunVerdict]:
     verdicts: list[RunVerdict] = []
     with tempfile.TemporaryDirectory(prefix="verified-docs-") as tmp:
         workdir = Path(tmp)
@@ -158,7 +166,7 @@ def _verify_language(scenario: Scenario, lang: str, variant: dict[str, str], upd
                 verdicts.append(RunVerdict(scenario, run, lang, program, (Problem(
                     run.where, f"not run: the earlier run '{earlier_failed}' failed"),), "", 0.0))
                 continue
-            verdict = _verify_run(scenario, run, program, workdir, update_outputs, variant)
+            verdict = _verify_run(scenario, run, program, workdir, update_outputs, variant, warm)
             verdicts.append(verdict)
             if not verdict.passed:
                 earlier_failed = run.name
@@ -170,7 +178,7 @@ def _verify_language(scenario: Scenario, lang: str, variant: dict[str, str], upd
 
 
 def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, update_outputs: bool,
-                variant: dict[str, str]) -> RunVerdict:
+                variant: dict[str, str], warm: bool) -> RunVerdict:
     language = LANGUAGES[program.language]
     missing = language.missing_toolchain()
     if missing:
@@ -180,8 +188,12 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
     with MockModel(run.steps, run.where) as mock:
         env = environment(base_url=mock.base_url, api_key=mock.api_key, trace_path=trace_path, workdir=workdir,
                           timeout_s=run.timeout_s)
-        done = run_process(language.command(program.path, run.args), cwd=workdir, env=env, timeout_s=run.timeout_s)
-    duration = time.monotonic() - start
+        if warm and language.forkable:
+            done = forkserver.shared(worker_environment()).run(program.path, run.args, cwd=workdir, env=env,
+                                                               timeout_s=run.timeout_s)
+        else:
+            done = run_process(language.command(program.path, run.args), cwd=workdir, env=env,
+                               timeout_s=run.timeout_s)
     obs = Observation(
         exit_code=done.exit_code, timed_out=done.timed_out, timeout_s=run.timeout_s, stdout=done.stdout,
         stderr=done.stderr, requests=tuple(mock.chat_requests()), trace=tuple(read_trace(trace_path)),
@@ -197,4 +209,4 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
         golden.write_if_changed(program.golden_path, done.stdout)
         drift = []
     return RunVerdict(scenario, run, program.language, program, tuple(problems + drift), done.stdout,
-                      duration, only_output_drifted=only_drift)
+                      time.monotonic() - start, only_output_drifted=only_drift, own_s=done.own_s)

@@ -21,7 +21,8 @@ TRACER_DIR = Path(__file__).parent / "tracer"
 class Language:
     """``name`` as in ``scenario.yaml``; ``display`` for tab labels; ``fence`` for highlighting;
     ``command`` builds argv from (program path, args); ``install_hint`` is shown when the
-    toolchain is missing; ``traced`` says whether tool/wait_for/run events are observable."""
+    toolchain is missing; ``traced`` says whether tool/wait_for/run events are observable;
+    ``forkable`` says whether its programs may start from the warm fork server."""
 
     name: str
     display: str
@@ -30,6 +31,7 @@ class Language:
     toolchain: str
     install_hint: str
     traced: bool
+    forkable: bool = False
 
     def missing_toolchain(self) -> str | None:
         """``None`` when the toolchain is usable, else a sentence with the install hint."""
@@ -47,6 +49,7 @@ PYTHON = Language(
     toolchain=sys.executable,
     install_hint="install Python 3.11+ and run through `nox -s docs`, which installs toolnexus",
     traced=True,
+    forkable=True,
 )
 
 LANGUAGES: dict[str, Language] = {PYTHON.name: PYTHON}
@@ -72,6 +75,16 @@ def environment(*, base_url: str, api_key: str, trace_path: Path, workdir: Path,
         "VERIFIED_DOCS_TRACE": str(trace_path),
         "VERIFIED_DOCS_TIMEOUT": str(timeout_s),
     }
+
+
+def worker_environment() -> dict[str, str]:
+    """The warm Python worker's environment: what the interpreter fixes at start-up (hash
+    seed, no bytecode writing, the tracer's ``sitecustomize``) as for a snippet, with tracing on
+    (so toolnexus is imported already wrapped) and nothing that belongs to one run."""
+    env = environment(base_url="", api_key="", trace_path=Path(os.devnull), workdir=Path("/"), timeout_s=0)
+    for per_run in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "VERIFIED_DOCS_TIMEOUT", "HOME"):
+        env.pop(per_run)
+    return env
 
 
 def read_trace(path: Path) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
 MAX_CAPTURE_BYTES = 2_000_000  # per stream; past this the program is killed and its verdict says so
 
@@ -21,7 +21,9 @@ MAX_CAPTURE_BYTES = 2_000_000  # per stream; past this the program is killed and
 class Completed:
     """What a finished (or killed) process left. ``exit_code`` is negative for a signal
     (``-9`` after a kill); ``duration_s`` is wall time in seconds; ``flooded`` names the stream
-    that passed :data:`MAX_CAPTURE_BYTES`; ``not_utf8`` describes the first undecodable byte."""
+    that passed :data:`MAX_CAPTURE_BYTES`; ``not_utf8`` describes the first undecodable byte;
+    ``own_s`` is the program's own wall time from its first line to its exit, when the starter
+    can tell (the fork server can; a cold interpreter's start-up cannot be told apart)."""
 
     exit_code: int
     stdout: str
@@ -30,6 +32,7 @@ class Completed:
     duration_s: float
     flooded: str | None = None
     not_utf8: str | None = None
+    own_s: float | None = None
 
 
 class _Capture:
@@ -72,34 +75,52 @@ def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: f
     start = time.monotonic()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
-    kill = lambda: _kill_group(proc)  # noqa: E731 — shared by both readers
-    out, err = _Capture("stdout", proc.stdout, kill), _Capture("stderr", proc.stderr, kill)
+
+    def wait(timeout: float) -> int | None:
+        try:
+            return proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    return supervise(proc.pid, proc.stdout, proc.stderr, wait, timeout_s, start)
+
+
+def supervise(group: int, stdout: IO[bytes], stderr: IO[bytes], wait: Callable[[float], int | None],
+              timeout_s: float, start: float, own_s: Callable[[], float | None] = lambda: None) -> Completed:
+    """Capture ``stdout`` and ``stderr`` of a started program whose process group is ``group``,
+    ``wait(seconds)`` for its exit code (``None`` while it still runs), kill the group on timeout
+    or flood and once more after exit (to reap what it left running). ``start`` is the
+    ``time.monotonic()`` it was started at; ``own_s()`` gives its own run time when known."""
+    kill = lambda: kill_group(group)  # noqa: E731 -- shared by both readers
+    out, err = _Capture("stdout", stdout, kill), _Capture("stderr", stderr, kill)
     timed_out = False
     try:
-        proc.wait(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(proc)
-        proc.wait()
+        exit_code = wait(max(0.0, timeout_s - (time.monotonic() - start)))
+        if exit_code is None:
+            timed_out = True
+            kill_group(group)
+            exit_code = wait(60.0)
     finally:
-        _kill_group(proc)  # reap anything the program left running in its group
+        kill_group(group)
     out_bytes, err_bytes = out.join(), err.join()
-    stdout, bad_out = _decode("stdout", out_bytes)
-    stderr, _ = _decode("stderr", err_bytes)
+    stdout_text, bad_out = _decode("stdout", out_bytes)
+    stderr_text, _ = _decode("stderr", err_bytes)
     flooded = next((c.name for c in (out, err) if c.flooded), None)
     return Completed(
-        exit_code=proc.returncode,
-        stdout=stdout,
-        stderr=stderr,
+        exit_code=-9 if exit_code is None else exit_code,
+        stdout=stdout_text,
+        stderr=stderr_text,
         timed_out=timed_out and flooded is None,
         duration_s=time.monotonic() - start,
         flooded=flooded,
         not_utf8=bad_out,
+        own_s=own_s(),
     )
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def kill_group(group: int) -> None:
+    """SIGKILL every process in process group ``group``; quiet when none is left."""
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(group, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass

@@ -28,6 +28,13 @@ import sys
 _TRACE = os.environ.get("VERIFIED_DOCS_TRACE")
 
 
+def start_trace(path: str | None) -> None:
+    """Send events to ``path`` from now on: the fork server's child names its own trace file,
+    since this module was loaded once, in the worker it was forked from."""
+    global _TRACE
+    _TRACE = path
+
+
 def _plain(value):
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)

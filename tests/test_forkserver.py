@@ -1,0 +1,179 @@
+"""The warm fork server: each snippet starts as clean as a cold `python snippet.py` would.
+
+Probe programs run under both starters (a cold interpreter and a child of the warm worker) must
+see the same process state and leave the same exit code and output; a program that pollutes
+its process (module globals, environment, event loop, threads, cwd) must leave nothing for the
+next one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from verified_docs.runner.forkserver import ForkServer
+from verified_docs.runner.languages import PYTHON, environment, worker_environment
+from verified_docs.runner.process import Completed, run_process
+
+
+@pytest.fixture(scope="module")
+def server():
+    worker = ForkServer(worker_environment())
+    yield worker
+    worker.close()
+
+
+def write(tmp_path: Path, name: str, source: str) -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return path
+
+
+def start(how: str, server: ForkServer, program: Path, tmp_path: Path, *args: str, timeout_s: float = 30) -> Completed:
+    workdir = tmp_path / "work"
+    workdir.mkdir(exist_ok=True)
+    env = environment(base_url="http://127.0.0.1:9/v1", api_key="sk-test", trace_path=workdir / "trace.jsonl",
+                      workdir=workdir, timeout_s=timeout_s)
+    if how == "warm":
+        return server.run(program, args, cwd=workdir, env=env, timeout_s=timeout_s)
+    return run_process(PYTHON.command(program, args), cwd=workdir, env=env, timeout_s=timeout_s)
+
+
+PROBE = """
+    import asyncio, json, os, sys, threading
+    import helper  # a module beside the program, found as `python program.py` finds it
+    print(json.dumps({
+        "name": __name__, "file": __file__, "argv": sys.argv, "path0": sys.path[0], "cwd": os.getcwd(),
+        "env": sorted(os.environ), "stdin": sys.stdin.read(), "encoding": sys.stdout.encoding,
+        "hash": hash("suspension"), "threads": threading.active_count(), "helper": helper.VALUE,
+        "loop": asyncio.get_event_loop_policy()._local._loop, "main_module": sys.modules["__main__"].__dict__ is globals(),
+    }, default=repr))
+"""
+
+
+@pytest.mark.parametrize("how", ["cold", "warm"])
+def test_a_program_sees_the_process_state_a_cold_interpreter_gives(how: str, server: ForkServer, tmp_path: Path) -> None:
+    program = write(tmp_path, "probe.py", PROBE)
+    write(tmp_path, "helper.py", "VALUE = 'beside'\n")
+    done = start(how, server, program, tmp_path, "--flag", "x y")
+    assert done.exit_code == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen == {
+        "name": "__main__", "file": str(program), "argv": [str(program), "--flag", "x y"],
+        "path0": str(tmp_path), "cwd": str(tmp_path / "work"), "env": sorted(environment(
+            base_url="", api_key="", trace_path=Path("t"), workdir=tmp_path, timeout_s=1)),
+        "stdin": "", "encoding": "utf-8", "hash": seen["hash"], "threads": 1, "helper": "beside",
+        "loop": None, "main_module": True,
+    }
+    assert seen["hash"] == hash_under_seed_zero()
+
+
+def hash_under_seed_zero() -> int:
+    fresh = run_process([sys.executable, "-c", "print(hash('suspension'))"], cwd=Path("/"),
+                        env={"PYTHONHASHSEED": "0"}, timeout_s=30)
+    return int(fresh.stdout)
+
+
+POLLUTER = """
+    import asyncio, os, sys, threading, time, types
+    import toolnexus
+    toolnexus.POISON = "left by the previous snippet"
+    os.environ["LEAKED"] = "1"
+    os.chdir("/")
+    sys.modules["leaked_module"] = types.ModuleType("leaked_module")
+    sys.path.insert(0, "/leaked")
+    asyncio.set_event_loop(asyncio.new_event_loop())
+    threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
+    print("polluted", threading.active_count())
+"""
+
+CHECKER = """
+    import asyncio, os, sys, threading
+    import toolnexus
+    print(hasattr(toolnexus, "POISON"), "LEAKED" in os.environ, os.getcwd() == os.environ["HOME"],
+          "leaked_module" in sys.modules, "/leaked" in sys.path,
+          asyncio.get_event_loop_policy()._local._loop is None, threading.active_count())
+"""
+
+
+def test_a_polluting_snippet_leaves_nothing_for_the_next(server: ForkServer, tmp_path: Path) -> None:
+    polluter = write(tmp_path, "polluter.py", POLLUTER)
+    checker = write(tmp_path, "checker.py", CHECKER)
+    first = start("warm", server, polluter, tmp_path)
+    assert (first.exit_code, first.stdout) == (0, "polluted 2\n"), first.stderr
+    after = start("warm", server, checker, tmp_path)
+    assert after.exit_code == 0, after.stderr
+    assert after.stdout == "False False True False False True 1\n"
+
+
+EXITS = {
+    "sys.exit(3)": (3, "", ""),
+    "sys.exit('bad input')": (1, "", "bad input\n"),
+    "raise SystemExit": (0, "", ""),
+    "os.kill(os.getpid(), signal.SIGTERM)": (-signal.SIGTERM, "", ""),
+    "atexit.register(print, 'atexit ran')": (0, "atexit ran\n", ""),
+    # A non-daemon thread still running when the program ends is waited for, as by the interpreter.
+    "threading.Thread(target=lambda: (time.sleep(0.3), print('thread finished'))).start()": (0, "thread finished\n", ""),
+}
+
+
+@pytest.mark.parametrize("how", ["cold", "warm"])
+@pytest.mark.parametrize("line", list(EXITS))
+def test_exit_paths_match_a_cold_interpreter(how: str, line: str, server: ForkServer, tmp_path: Path) -> None:
+    program = write(tmp_path, "ending.py", f"import atexit, os, signal, sys, threading, time\n{line}\n")
+    done = start(how, server, program, tmp_path)
+    assert (done.exit_code, done.stdout, done.stderr) == EXITS[line]
+
+
+@pytest.mark.parametrize("how", ["cold", "warm"])
+def test_an_uncaught_exception_prints_the_snippets_traceback_only(how: str, server: ForkServer, tmp_path: Path) -> None:
+    program = write(tmp_path, "crash.py", "def f():\n    raise ValueError('no answer')\n\nf()\n")
+    done = start(how, server, program, tmp_path)
+    assert done.exit_code == 1
+    assert done.stderr == (f'Traceback (most recent call last):\n  File "{program}", line 4, in <module>\n    f()\n'
+                           f'  File "{program}", line 2, in f\n    raise ValueError(\'no answer\')\n'
+                           "ValueError: no answer\n")
+
+
+def test_a_hanging_snippet_is_killed_with_its_children_and_names_its_line(server: ForkServer, tmp_path: Path) -> None:
+    program = write(tmp_path, "hang.py", """
+        import subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        print(child.pid, flush=True)
+        time.sleep(3600)
+    """)
+    done = start("warm", server, program, tmp_path, timeout_s=3)
+    assert done.timed_out and done.exit_code == -signal.SIGKILL
+    assert f'File "{program}", line 5' in done.stderr  # faulthandler's dump before the kill
+    assert gone(int(done.stdout))
+
+
+def gone(pid: int) -> bool:
+    """True once ``pid`` has exited (absent, or a zombie waiting for whoever adopted it)."""
+    for _ in range(50):
+        status = Path(f"/proc/{pid}/status")
+        try:
+            if "\nState:\tZ" in status.read_text():
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_dead_worker_is_started_again(tmp_path: Path) -> None:
+    worker = ForkServer(worker_environment())
+    program = write(tmp_path, "hello.py", "print('hello')\n")
+    try:
+        assert start("warm", worker, program, tmp_path).stdout == "hello\n"
+        os.kill(worker._proc.pid, signal.SIGKILL)
+        worker._proc.wait()
+        assert start("warm", worker, program, tmp_path).stdout == "hello\n"
+    finally:
+        worker.close()
