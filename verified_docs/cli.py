@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import cache as cache_mod
 from . import ledger as ledger_mod
 from . import matrix
 from .errors import SourceError
@@ -36,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="also write a JSON report (scenario -> passed) for the release matrix")
     verify.add_argument("--update-outputs", action="store_true",
                         help="rewrite golden files of runs whose only problem is drifted output")
+    verify.add_argument("--force", action="store_true",
+                        help="run every scenario even when an identical one passed before (always so under CI)")
+    verify.add_argument("--cache", type=Path, default=cache_mod.DEFAULT_DIR,
+                        help="result cache folder, under root")
     combine = sub.add_parser("matrix", help="combine per-release reports into the release matrix and check 'since'")
     combine.add_argument("reports", type=Path, nargs="+", help="reports written by verify --report")
     combine.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
@@ -50,7 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     mutation.add_argument("--only", metavar="GLOB", default="*", help="scenarios to mutate (fnmatch)")
     mutation.add_argument("--threshold", type=float, default=90.0, help="minimum total score, percent")
     mutation.add_argument("--jobs", "-j", type=int, default=None, help="mutants verified at once")
-    args = parser.parse_args(argv)
+    sub.add_parser("build", add_help=False, help="verify, run the docs' fences, build strictly, guard, publish "
+                   "(python -m verified_docs build --help)")
+    args, rest = parser.parse_known_args(argv)
+    if args.command != "build" and rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command == "build":
+        from .pipeline import main as build_main
+
+        return build_main(rest)
     if args.command == "mutate":
         return _mutate(args)
     if args.command == "matrix":
@@ -75,12 +88,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     start = time.monotonic()
     verdicts = []
-    by_scenario = verify_all(scenarios, languages, update_outputs=args.update_outputs, jobs=args.jobs)
-    for scenario_verdicts in by_scenario.values():
+    by_scenario, cached = _verify_with_cache(scenarios, languages, args, root)
+    for name, scenario_verdicts in by_scenario.items():
         for v in scenario_verdicts:
             verdicts.append(v)
             mark = "ok  " if v.passed else "FAIL"
-            print(f"{mark} {v.test_id} ({v.duration_s:.2f}s)")
+            print(f"{mark} {v.test_id} ({'cached' if name in cached else f'{v.duration_s:.2f}s'})")
             if not v.passed:
                 print("\n".join("     " + line for line in v.report().splitlines()[1:]))
     ledger = ledger_mod.build(verdicts, root)
@@ -89,8 +102,21 @@ def main(argv: list[str] | None = None) -> int:
         matrix.write_report(args.report, ledger.toolnexus, verdicts)
     failed = [v for v in verdicts if not v.passed]
     print(f"{len(verdicts) - len(failed)} passed, {len(failed)} failed "
-          f"in {time.monotonic() - start:.1f}s (toolnexus {ledger.toolnexus}); ledger: {args.ledger}")
+          f"in {time.monotonic() - start:.1f}s (toolnexus {ledger.toolnexus}; {len(cached)} of "
+          f"{len(by_scenario)} scenarios unchanged since they passed); ledger: {args.ledger}")
     return 1 if failed else 0
+
+
+def _verify_with_cache(scenarios, languages, args, root):
+    """Verdicts by scenario name and the names answered from the result cache, which is
+    skipped with ``--force``, under CI (any non-empty ``CI`` variable, as CI services set it)
+    and with ``--update-outputs`` (which must see every run's output)."""
+    estimates = ledger_mod.durations(root / args.ledger)
+    if args.force or os.environ.get("CI") or args.update_outputs:
+        return verify_all(scenarios, languages, update_outputs=args.update_outputs, jobs=args.jobs,
+                          estimates=estimates), set()
+    return cache_mod.verify_cached(scenarios, languages, cache_mod.ResultCache.open(root / args.cache),
+                                   jobs=args.jobs, estimates=estimates)
 
 
 def _mutate(args: argparse.Namespace) -> int:

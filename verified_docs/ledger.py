@@ -109,6 +109,19 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
     return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
 
 
+def durations(path: Path) -> dict[str, float]:
+    """Seconds each scenario took in the ledger at ``path`` (its runs summed); empty when there
+    is no readable ledger. Used to start the slowest scenarios first."""
+    try:
+        programs = load(path).programs
+    except (OSError, ValueError, KeyError):
+        return {}
+    out: dict[str, float] = {}
+    for entry in programs.values():
+        out[entry["scenario"]] = out.get(entry["scenario"], 0.0) + sum(r["duration_s"] for r in entry["runs"].values())
+    return out
+
+
 def save(ledger: Ledger, path: Path) -> None:
     """Write ``ledger`` as JSON, atomically."""
     write_atomic(Path(path), json.dumps({"toolnexus": ledger.toolnexus, "python": ledger.python,

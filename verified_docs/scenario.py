@@ -180,13 +180,35 @@ def _error_path(error: jsonschema.ValidationError) -> list[Any]:
     return path
 
 
+# Loaded scenarios by folder, kept while no file in the folder changed: `verified_docs build`
+# loads every scenario to verify it and again in the MkDocs hook, and round-trip YAML parsing
+# (kept for its line numbers) is most of a no-op rebuild's own time.
+_LOADED: dict[tuple[Path, Path, str], tuple[tuple, Scenario]] = {}
+
+
+def _folder_state(folder: Path) -> tuple:
+    return tuple((str(p), st.st_mtime_ns, st.st_size) for p in sorted(folder.rglob("*"))
+                 if "__pycache__" not in p.parts and (st := p.stat()))
+
+
 def load_scenario(folder: Path, root: Path, prefix: str = "") -> Scenario:
     """Read ``folder/scenario.yaml``; the scenario is named ``prefix`` + its path below ``root``.
 
     Raises :class:`SourceError` for YAML syntax errors, schema violations, steps with no or
-    several actions, and programs that do not exist.
+    several actions, and programs that do not exist. A folder whose files are unchanged since
+    it last loaded (same names, sizes and modification times) is not parsed again.
     """
     folder = Path(folder).resolve()
+    key, state = (folder, Path(root).resolve(), prefix), _folder_state(folder)
+    cached = _LOADED.get(key)
+    if cached is not None and cached[0] == state:
+        return cached[1]
+    scenario = _load_scenario(folder, root, prefix)
+    _LOADED[key] = (state, scenario)
+    return scenario
+
+
+def _load_scenario(folder: Path, root: Path, prefix: str) -> Scenario:
     path = folder / SCENARIO_FILE
     if not path.is_file():
         raise SourceError.at(folder, 0, f"no {SCENARIO_FILE} in scenario folder")

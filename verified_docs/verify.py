@@ -32,8 +32,8 @@ class RunVerdict:
     """The outcome of one run of one scenario in one language. ``passed`` iff no problems.
     ``only_output_drifted`` is True when the golden comparison is the only failure (the case
     ``update-outputs`` may fix). ``duration_s`` is the run's wall time in seconds, from starting
-    its mock model to its last check; ``own_s`` is the program's own part of it (first line to
-    exit) when the starter can tell, else ``None``."""
+    its mock model to its last check (its variant re-runs included); ``own_s`` is the program's
+    own part of it (first line to exit) when the starter can tell, else ``None``."""
 
     scenario: Scenario
     run: Run
@@ -101,26 +101,39 @@ def verify_scenario(scenario: Scenario, languages: tuple[str, ...] | None = None
                 break
             label = ", ".join(f"{a!r} -> {b!r}" for a, b in mapping.items())
             varied = _verify_language(apply_variant(scenario, mapping), lang, mapping, False, warm)
-            mine = [replace(v, problems=tuple(Problem(p.where, f"in the variant {label}: {p.what}", p.details)
-                                               for p in w.problems), only_output_drifted=False)
-                    if not w.passed else v for v, w in zip(mine, varied)]
+            mine = [_with_variant(v, w, label) for v, w in zip(mine, varied)]
         verdicts += mine
     return verdicts
 
 
+def _with_variant(main: RunVerdict, variant: RunVerdict, label: str) -> RunVerdict:
+    """``main`` with the variant's problems (labelled) and its time added: a variant re-run is
+    part of verifying the run."""
+    own = None if main.own_s is None or variant.own_s is None else main.own_s + variant.own_s
+    merged = replace(main, duration_s=main.duration_s + variant.duration_s, own_s=own)
+    if variant.passed:
+        return merged
+    return replace(merged, only_output_drifted=False, problems=tuple(
+        Problem(p.where, f"in the variant {label}: {p.what}", p.details) for p in variant.problems))
+
+
 def verify_all(scenarios: list[Scenario], languages: tuple[str, ...] | None = None, *,
                 update_outputs: bool = False, jobs: int | None = None,
-                warm: bool = True) -> dict[str, list[RunVerdict]]:
+                warm: bool = True, estimates: dict[str, float] | None = None) -> dict[str, list[RunVerdict]]:
     """Verify ``scenarios`` concurrently, ``jobs`` at a time (default: one per CPU core).
 
     Scenarios share nothing (each run has its own mock model, port and working directory), so
-    they run side by side; a scenario's own runs stay in order. Returns verdicts by scenario
-    name, in the order given.
+    they run side by side; a scenario's own runs stay in order. ``estimates`` (seconds by
+    scenario name, e.g. from the last ledger) start the longest first. Returns verdicts by
+    scenario name, in the order given.
     """
     workers = max(1, jobs or os.cpu_count() or 1)
+    # Longest first, so the slowest scenario does not start last and finish alone.
+    order = sorted(scenarios, key=lambda s: -(estimates or {}).get(s.name, 0.0))
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="verify") as pool:
-        futures = [pool.submit(verify_scenario, s, languages, update_outputs=update_outputs, warm=warm) for s in scenarios]
-        return {s.name: f.result() for s, f in zip(scenarios, futures)}
+        futures = {s.name: pool.submit(verify_scenario, s, languages, update_outputs=update_outputs, warm=warm)
+                   for s in order}
+        return {s.name: futures[s.name].result() for s in scenarios}
 
 
 def apply_variant(scenario: Scenario, mapping: dict[str, str]) -> Scenario:

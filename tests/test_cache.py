@@ -1,0 +1,109 @@
+"""The result cache: an unchanged, passed scenario is not run again; any change to what could
+alter its verdict runs it; a failure is never stored; --force and CI run everything."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import SNIPPETS
+from verified_docs import cache as cache_mod
+from verified_docs import cli
+from verified_docs.pipeline import _fences_key
+from verified_docs.scenario import load_scenario
+
+NAME = "suspension/approval-gate"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    shutil.copytree(SNIPPETS / NAME, tmp_path / "snippets" / NAME)
+    return tmp_path
+
+
+def verify(project: Path, cache: cache_mod.ResultCache):
+    scenario = load_scenario(project / "snippets" / NAME, project / "snippets")
+    by_scenario, cached = cache_mod.verify_cached([scenario], None, cache)
+    return by_scenario[NAME], NAME in cached
+
+
+def test_a_passed_scenario_is_answered_from_the_cache_with_the_same_verdicts(project: Path) -> None:
+    cache = cache_mod.ResultCache.open(project / "cache")
+    first, hit = verify(project, cache)
+    assert not hit and all(v.passed for v in first)
+    again, hit = verify(project, cache)
+    assert hit
+    assert [(v.run.name, v.language, v.program, v.passed, v.stdout, v.duration_s) for v in again] == \
+           [(v.run.name, v.language, v.program, v.passed, v.stdout, v.duration_s) for v in first]
+
+
+@pytest.mark.parametrize("change", ["program", "scenario file", "new file in the folder"])
+def test_a_change_to_the_scenarios_files_runs_it_again(project: Path, change: str) -> None:
+    cache = cache_mod.ResultCache.open(project / "cache")
+    verify(project, cache)
+    folder = project / "snippets" / NAME
+    target = {"program": folder / "approval_gate.py", "scenario file": folder / "scenario.yaml",
+              "new file in the folder": folder / "notes.txt"}[change]
+    with target.open("a", encoding="utf-8") as f:
+        f.write("\n# changed\n")
+    verdicts, hit = verify(project, cache)
+    assert not hit and all(v.passed for v in verdicts)
+    assert verify(project, cache)[1]
+
+
+def test_a_failure_is_never_stored(project: Path) -> None:
+    cache = cache_mod.ResultCache.open(project / "cache")
+    golden = project / "snippets" / NAME / "approval_gate.py.out"
+    golden.write_text(golden.read_text().replace("dana", "dina"))
+    for _ in range(2):
+        verdicts, hit = verify(project, cache)
+        assert not hit and not all(v.passed for v in verdicts)
+    assert not list((project / "cache").glob("*.json"))
+
+
+def test_another_toolnexus_interpreter_or_machinery_is_a_miss(project: Path, monkeypatch, tmp_path: Path) -> None:
+    cache = cache_mod.ResultCache.open(project / "cache")
+    verify(project, cache)
+    monkeypatch.setattr(cache_mod, "version", lambda name: "99.0.0")
+    assert cache_mod.environment_digest() != cache.context[64:]
+    assert not verify(project, cache_mod.ResultCache.open(project / "cache"))[1]
+    # The machinery digest covers every file of the package: one changed byte changes it.
+    package = tmp_path / "package"
+    shutil.copytree(cache_mod.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache_mod, "PACKAGE", package)
+    before = cache_mod.machinery_digest()
+    (package / "runner" / "tracer" / "sitecustomize.py").write_text("# changed\n", encoding="utf-8")
+    assert cache_mod.machinery_digest() != before
+
+
+def test_a_damaged_entry_is_a_miss(project: Path) -> None:
+    cache = cache_mod.ResultCache.open(project / "cache")
+    verify(project, cache)
+    (entry,) = (project / "cache").glob("*.json")
+    entry.write_text('{"runs": [{"run": "nope"}]}')
+    verdicts, hit = verify(project, cache)
+    assert not hit and all(v.passed for v in verdicts)
+
+
+@pytest.mark.parametrize("how", ["force", "CI"])
+def test_force_and_ci_run_every_scenario(project: Path, how: str, monkeypatch, capsys) -> None:
+    args = ["verify", "--root", str(project), "--ledger", "ledger.json"]
+    assert cli.main(args) == 0
+    assert cli.main(args) == 0
+    assert "(cached)" in capsys.readouterr().out
+    if how == "CI":
+        monkeypatch.setenv("CI", "true")
+    assert cli.main(args + (["--force"] if how == "force" else [])) == 0
+    out = capsys.readouterr().out
+    assert "(cached)" not in out and "0 of 1 scenarios unchanged" in out
+
+
+def test_the_fences_key_follows_the_docs(tmp_path: Path) -> None:
+    for name in ("conftest.py", "pyproject.toml", "docs/index.md"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("x\n")
+    before = _fences_key(tmp_path)
+    assert _fences_key(tmp_path) == before
+    (tmp_path / "docs" / "index.md").write_text("```python\nprint(1)\n```\n")
+    assert _fences_key(tmp_path) != before

@@ -1,0 +1,125 @@
+"""A content-addressed cache of passed verifications, so a rebuild with nothing changed runs
+no snippet.
+
+One entry per scenario and set of languages. Its key is the SHA-256 of everything that could
+change a verdict: every file in the scenario's folder (programs, golden outputs, the scenario
+file, data) and its support files, the languages asked for, the installed toolnexus version,
+the interpreter (version and path), and the verification machinery's own code (this package).
+Only a scenario whose every run passed is stored; a failure always runs again. Entries are
+written atomically and are plain JSON under ``build/cache/verified/``; a damaged entry counts
+as a miss.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import sys
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from .golden import write_atomic
+from .scenario import Scenario
+from .verify import RunVerdict, verify_all
+
+DEFAULT_DIR = Path("build") / "cache" / "verified"
+PACKAGE = Path(__file__).parent
+_SKIPPED_PARTS = {"__pycache__", ".pytest_cache"}
+
+
+def files_under(folder: Path) -> list[Path]:
+    """Every file below ``folder``, sorted, leaving out Python's and pytest's own caches."""
+    return sorted(p for p in folder.rglob("*")
+                  if p.is_file() and not _SKIPPED_PARTS.intersection(p.relative_to(folder).parts))
+
+
+def _digestfiles_under(paths: list[Path], base: Path, h: "hashlib._Hash") -> None:
+    for path in paths:
+        h.update(path.resolve().relative_to(base.resolve()).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+
+
+def machinery_digest() -> str:
+    """SHA-256 over every file of the ``verified_docs`` package (the runner, tracer, fork
+    server, mock model and evidence checks): changing the machinery invalidates every entry."""
+    h = hashlib.sha256()
+    _digestfiles_under(files_under(PACKAGE), PACKAGE, h)
+    return h.hexdigest()
+
+
+def environment_digest() -> str:
+    """SHA-256 of the toolnexus version and the interpreter verifying (version and path)."""
+    try:
+        toolnexus = version("toolnexus")
+    except PackageNotFoundError:
+        toolnexus = "not installed"
+    return hashlib.sha256(json.dumps([toolnexus, sys.version, sys.executable, platform.machine()]).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class ResultCache:
+    """Passed verdicts by content key, under ``folder``. ``context`` is the part of every key
+    that does not depend on the scenario (machinery, toolnexus, interpreter); computed once."""
+
+    folder: Path
+    context: str
+
+    @classmethod
+    def open(cls, folder: Path) -> "ResultCache":
+        """A cache in ``folder`` (created on first write) keyed for this interpreter and machinery."""
+        return cls(Path(folder), machinery_digest() + environment_digest())
+
+    def key(self, scenario: Scenario, languages: tuple[str, ...] | None) -> str:
+        """Hex SHA-256 of the scenario's files, its support files, ``languages`` and the context."""
+        h = hashlib.sha256(self.context.encode())
+        h.update(json.dumps(sorted(languages) if languages else None).encode())
+        _digestfiles_under(files_under(scenario.folder), scenario.folder, h)
+        outside = sorted({s.path for s in scenario.support if scenario.folder not in s.path.resolve().parents})
+        for path in outside:
+            h.update(str(path.resolve()).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+        return h.hexdigest()
+
+    def get(self, key: str, scenario: Scenario) -> list[RunVerdict] | None:
+        """The verdicts stored under ``key`` (see :meth:`key`), or ``None`` (a miss, or a damaged entry)."""
+        path = self.folder / f"{key}.json"
+        try:
+            entry = json.loads(path.read_text(encoding="utf-8"))
+            runs = {run.name: run for run in scenario.runs}
+            return [RunVerdict(scenario, runs[r["run"]], r["language"], runs[r["run"]].programs[r["language"]], (),
+                               r["stdout"], r["duration_s"], own_s=r["own_s"]) for r in entry["runs"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, scenario: Scenario, verdicts: list[RunVerdict]) -> bool:
+        """Store ``verdicts`` under ``key`` when every one passed (failures are never stored);
+        returns whether it did. Take ``key`` before verifying, so a file edited during the run
+        cannot get the earlier content's verdict."""
+        if not verdicts or not all(v.passed for v in verdicts):
+            return False
+        entry = {"scenario": scenario.name,
+                 "runs": [{"run": v.run.name, "language": v.language, "stdout": v.stdout,
+                           "duration_s": v.duration_s, "own_s": v.own_s} for v in verdicts]}
+        write_atomic(self.folder / f"{key}.json", json.dumps(entry, indent=1) + "\n")
+        return True
+
+
+def verify_cached(scenarios: list[Scenario], languages: tuple[str, ...] | None, cache: ResultCache | None, *,
+                  jobs: int | None = None, estimates: dict[str, float] | None = None,
+                  ) -> tuple[dict[str, list[RunVerdict]], set[str]]:
+    """Verdicts by scenario name (in the order given) and the names answered from ``cache``.
+
+    Scenarios with a stored entry for their current content are not run; the others are
+    verified (``jobs`` at a time, longest by ``estimates`` first) and stored when every run
+    passed. ``cache=None`` runs all.
+    """
+    if cache is None:
+        return verify_all(scenarios, languages, jobs=jobs, estimates=estimates), set()
+    keys = {s.name: cache.key(s, languages) for s in scenarios}
+    hits = {s.name: cache.get(keys[s.name], s) for s in scenarios}
+    fresh = verify_all([s for s in scenarios if hits[s.name] is None], languages, jobs=jobs, estimates=estimates)
+    for s in scenarios:
+        if s.name in fresh:
+            cache.put(keys[s.name], s, fresh[s.name])
+    by_scenario = {s.name: hits[s.name] if hits[s.name] is not None else fresh[s.name] for s in scenarios}
+    return by_scenario, {name for name, verdicts in hits.items() if verdicts is not None}
