@@ -162,13 +162,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--force", action="store_true",
                         help="run every scenario and fence even when unchanged since they passed (always so under CI)")
     parser.add_argument("--jobs", "-j", type=int, default=None, help="scenarios verified at once (default: cores)")
+    parser.add_argument("--languages", default=",".join(LANGUAGES),
+                        help=f"comma-separated languages to verify (known: {', '.join(LANGUAGES)})")
     args = parser.parse_args(argv)
+    languages = tuple(x.strip() for x in args.languages.split(",") if x.strip())
+    unknown = [x for x in languages if x not in LANGUAGES]
+    if unknown or not languages:
+        parser.error(f"unknown language(s): {', '.join(unknown) or '(none given)'}; known: {', '.join(LANGUAGES)}")
     root = args.root.resolve()
     force = args.force or bool(os.environ.get("CI"))
     start = time.perf_counter()
     fences = Fences(root, force=force)
     try:
-        verify(root, tuple(LANGUAGES), force=force, jobs=args.jobs)
+        verify(root, languages, force=force, jobs=args.jobs)
         fences.finish()
         build_site(root, root / PARTIAL)
         guard(root, root / PARTIAL)
