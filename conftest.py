@@ -93,9 +93,14 @@ class BuiltSite:
     site: Path
 
 
+# The test build's edit links (this checkout may have no remote to derive them from).
+TEST_EDIT_URI = "https://git.example.org/verified-docs/edit/main/docs/"
+
+
 def build_site(ledger_path: Path, site: Path, config: Path = ROOT / "mkdocs.yml") -> BuiltSite:
     """Run ``mkdocs build --strict`` in a subprocess (MkDocs stays out of this process)."""
-    env = {**os.environ, "VERIFIED_DOCS_LEDGER": str(ledger_path), "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "VERIFIED_DOCS_LEDGER": str(ledger_path), "NO_MKDOCS_2_WARNING": "1",
+           "VERIFIED_DOCS_EDIT_URI": TEST_EDIT_URI}
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     return BuiltSite(done.returncode, done.stdout + done.stderr, site)

@@ -5,7 +5,8 @@ import pytest
 
 from conftest import ROOT, BuiltSite, Verification
 from verified_docs import ledger as ledger_mod
-from verified_docs.guard import check_site
+from verified_docs.guard import check_site, published_source_problems
+from verified_docs.render.tabs import SOURCE_DIR
 
 
 def test_strict_build_passes(built_site: BuiltSite) -> None:
@@ -20,3 +21,24 @@ def test_every_code_block_in_the_site_ran(built_site: BuiltSite, verification: V
     problems, checked = check_site(built_site.site, ROOT / "docs", verified, executed_fences)
     assert checked >= 5, f"only {checked} code blocks in the built site; is the hook rendering examples?"
     assert not problems, "\n".join(str(p) for p in problems)
+
+
+def test_every_verified_program_is_published_byte_for_byte(built_site: BuiltSite, verification: Verification) -> None:
+    ledger = ledger_mod.load(verification.ledger_path)
+    published = sorted(p.relative_to(built_site.site / SOURCE_DIR).as_posix()
+                       for p in (built_site.site / SOURCE_DIR).rglob("*") if p.is_file())
+    assert published == sorted(ledger.passed_files())
+    assert not published_source_problems(built_site.site, ledger.passed_files())
+
+
+def test_a_published_program_that_was_not_verified_or_was_altered_is_caught(tmp_path, verification: Verification) -> None:
+    passed = ledger_mod.load(verification.ledger_path).passed_files()
+    rel = sorted(passed)[0]
+    folder = tmp_path / SOURCE_DIR
+    (folder / rel).parent.mkdir(parents=True)
+    (folder / rel).write_bytes((ROOT / rel).read_bytes() + b"# edited after verification\n")
+    (folder / "snippets").mkdir(exist_ok=True)
+    (folder / "snippets" / "extra.py").write_text("print('never ran')\n")
+    problems = [p.what for p in published_source_problems(tmp_path, passed)]
+    assert problems == [f"published program {rel} differs from the verified file",
+                        "published program snippets/extra.py was not verified green in this build"]

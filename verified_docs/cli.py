@@ -145,15 +145,16 @@ def _mutate(args: argparse.Namespace) -> int:
 
 
 def _guard(args: argparse.Namespace) -> int:
-    from .guard import check_site, load_executed  # needs the docs extra (markdown-it); verify does not
+    from .guard import check_site, load_executed, published_source_problems  # needs the docs extra
 
     root = args.root.resolve()
     try:
-        verified = ledger_mod.load(root / args.ledger).verified_hashes()
+        ledger = ledger_mod.load(root / args.ledger)
     except FileNotFoundError as e:
         print(e, file=sys.stderr)
         return 2
-    problems, checked = check_site(args.site, root / "docs", verified, load_executed(args.fences))
+    problems, checked = check_site(args.site, root / "docs", ledger.verified_hashes(), load_executed(args.fences))
+    problems += published_source_problems(args.site, ledger.passed_files())
     for p in problems:
         print(p, file=sys.stderr)
     if checked == 0:

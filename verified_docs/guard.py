@@ -7,6 +7,8 @@ pytest-markdown-docs skipped, an unclosed section that pulled in the rest of a f
 """
 from __future__ import annotations
 
+import hashlib
+
 import html
 import json
 import re
@@ -16,6 +18,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from .render.tabs import SOURCE_DIR
 from .errors import Location, Problem
 from .golden import write_atomic
 from .ledger import fingerprint
@@ -173,3 +176,17 @@ def check_site(site: Path, docs: Path, verified: set[str], executed: set[tuple[s
         built = block.page.relative_to(site).as_posix()
         problems.append(Problem(where, f"code block #{block.index} of {built}: {why}", tuple(f"| {line}" for line in first)))
     return problems + duplicate_tab_labels(site), len(blocks)
+
+
+def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list[Problem]:
+    """Every file under the site's ``verified-src/`` (the "whole program" downloads) must be a
+    program or support file that passed, byte for byte: ``passed_sha256`` maps its path
+    relative to the project root to the SHA-256 the ledger recorded."""
+    folder = Path(site) / SOURCE_DIR
+    problems = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        rel = path.relative_to(folder).as_posix()
+        if passed_sha256.get(rel) != hashlib.sha256(path.read_bytes()).hexdigest():
+            why = "was not verified green in this build" if rel not in passed_sha256 else "differs from the verified file"
+            problems.append(Problem(Location(path), f"published program {rel} {why}"))
+    return problems

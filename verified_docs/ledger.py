@@ -48,6 +48,10 @@ class Ledger:
     python: str
     programs: dict[str, dict[str, Any]]
 
+    def passed_files(self) -> dict[str, str]:
+        """Path (relative to the project root) -> SHA-256 of every program and support file that passed."""
+        return {rel: entry["sha256"] for rel, entry in self.programs.items() if entry["passed"]}
+
     def verified_hashes(self) -> set[str]:
         """SHA-256 of every section text and golden output of a passed program."""
         out: set[str] = set()

@@ -8,25 +8,29 @@ that is unknown, malformed or not verified green in this build.
 """
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
 
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
 
 from verified_docs import ledger as ledger_mod
 from verified_docs.directive import find_directives
+from verified_docs.edit_link import resolve_edit_uri
 from verified_docs.errors import SourceError
 from verified_docs.render.contract import render_contract
 from verified_docs.render.evidence import render_evidence
 from verified_docs.render.matrix_table import render_matrix
 from verified_docs import matrix as matrix_mod
 from verified_docs.render.resolve import resolve
-from verified_docs.render.tabs import render_example
+from verified_docs.render.tabs import SOURCE_DIR, render_example
 from verified_docs.rules import RULES_FILE, coverage, load_rules, pages_by_scenario
 from verified_docs.scenario import Scenario, discover_project
 
 _state: dict[str, Any] = {}
+log = logging.getLogger("mkdocs.hooks.verified_docs")
 
 
 def on_config(config: Any) -> Any:
@@ -43,7 +47,24 @@ def on_config(config: Any) -> Any:
     except (SourceError, FileNotFoundError) as e:
         raise PluginError(str(e)) from None
     config.setdefault("extra", {})["toolnexus_version"] = _state["ledger"].toolnexus
+    if not config.get("edit_uri"):
+        docs_dir = Path(config["docs_dir"]).resolve().relative_to(root).as_posix()
+        edit_uri, source = resolve_edit_uri(root, docs_dir)
+        config["edit_uri"] = edit_uri or ""
+        log.info(f"verified_docs: edit links {source}" if edit_uri else f"verified_docs: {source}")
     return config
+
+
+def on_files(files: Any, config: Any) -> Any:
+    """Publish every verified program and support file under ``verified-src/`` (as it is in the
+    project), so each tab can link to the whole runnable file. Only files the ledger vouches
+    for, byte for byte, are published; the guard checks the built site again."""
+    root, ledger = _state["root"], _state["ledger"]
+    for rel, entry in sorted(ledger.programs.items()):
+        path = root / rel
+        if entry["passed"] and path.is_file() and ledger_mod.sha256_file(path) == entry["sha256"]:
+            files.append(File.generated(config, f"{SOURCE_DIR}/{rel}", abs_src_path=str(path)))
+    return files
 
 
 def _coverage() -> Any:
@@ -80,7 +101,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
                                                           _state["matrix"])
             else:
                 example = resolve(d, _state["scenarios"], _state["ledger"], _state["root"])
-                lines[d.where.line - 1] = render_example(example)
+                lines[d.where.line - 1] = render_example(example, page.file.src_uri)
         return "".join(lines)
     except SourceError as e:
         raise PluginError(str(e)) from None

@@ -142,10 +142,11 @@ def build_site(root: Path, site_dir: Path) -> None:
 @_stage("guard")
 def guard(root: Path, site_dir: Path) -> None:
     """Fail when a code block of the built site did not run in this build."""
-    from .guard import check_site, load_executed
+    from .guard import check_site, load_executed, published_source_problems
 
-    verified = ledger_mod.load(root / ledger_mod.DEFAULT_LEDGER).verified_hashes()
-    problems, checked = check_site(site_dir, root / "docs", verified, load_executed(root / FENCES))
+    ledger = ledger_mod.load(root / ledger_mod.DEFAULT_LEDGER)
+    problems, checked = check_site(site_dir, root / "docs", ledger.verified_hashes(), load_executed(root / FENCES))
+    problems += published_source_problems(site_dir, ledger.passed_files())
     for p in problems:
         print(p, file=sys.stderr)
     print(f"guard: {checked} code blocks checked, {len(problems)} problem(s)")

@@ -4,7 +4,8 @@ For each page, each ``verified-example`` directive's tab set is found on the pag
 directive, in order, one tab per language); in each tab the copy button of the code block must
 copy the snippet section as ``parse_sections`` reads it from the program file, and the copy
 button of the output block the golden output: byte for byte, so no line numbers, prompts or
-annotation markers.
+annotation markers. Under each tab, the "whole program" link must download the program file
+that ran, byte for byte.
 """
 from __future__ import annotations
 
@@ -63,7 +64,21 @@ def _check_example(page: Page, index: int, example: ExpectedExample) -> list[str
             if got != expected:
                 problems.append(_mismatch(str(example.directive.where), f"{tab.label} tab, '{title}' ({source})",
                                           expected, got))
+        problems += _check_whole_program_link(page, block, tab.program, f"{example.directive.where}: {tab.label} tab")
     return problems
+
+
+def _check_whole_program_link(page: Page, block: Locator, program, where: str) -> list[str]:
+    """Under the tab, one link downloads the whole program: the file that ran, byte for byte."""
+    links = block.locator(f'a[download="{program.name}"]')
+    if links.count() != 1:
+        return [f"{where}: expected one link to the whole program {program.name}, found {links.count()}"]
+    response = page.request.get(links.first.evaluate("a => a.href"))
+    if not response.ok:
+        return [f"{where}: the link to {program.name} answers HTTP {response.status}"]
+    if response.body() != program.read_bytes():
+        return [f"{where}: the linked {program.name} is not the file that ran ({program.relative_to(ROOT)})"]
+    return []
 
 
 @pytest.mark.parametrize("site_page", EXAMPLE_PAGES, ids=str)

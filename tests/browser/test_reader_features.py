@@ -1,12 +1,16 @@
-"""What a reader expects of the site's chrome: a light/dark toggle that is remembered, and
-instant navigation (a link swaps the page in without reloading the document)."""
+"""What a reader expects of the site's chrome: a light/dark toggle that is remembered,
+instant navigation (a link swaps the page in without reloading the document), and an edit link
+on every page to its Markdown source."""
 from __future__ import annotations
 
 import re
 
 from playwright.sync_api import Page
 
+from conftest import TEST_EDIT_URI
+
 from .dom import wait_for_js
+from .pages import DOCS, site_pages
 
 SCHEME = "() => document.body.getAttribute('data-md-color-scheme')"
 # Material shows one toggle label at a time: the one that switches to the other palette.
@@ -49,3 +53,15 @@ def test_links_navigate_without_reloading_the_document(page: Page, built_site, s
     page.wait_for_url(href)
     assert page.evaluate("() => window.__same_document === true"), "following a link reloaded the whole document"
     assert not page.log.errors, "\n".join(page.log.errors)
+
+
+def test_every_page_has_an_edit_link_to_its_own_markdown_file(page: Page) -> None:
+    problems = []
+    for site_page in site_pages():
+        page.goto(site_page.url)
+        links = page.locator("a.md-content__button[href]")
+        hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        expected = TEST_EDIT_URI + site_page.source.relative_to(DOCS).as_posix()
+        if expected not in hrefs:
+            problems.append(f"{site_page}: no edit link to {expected} (found {hrefs})")
+    assert not problems, "\n".join(problems)
