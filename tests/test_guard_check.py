@@ -70,3 +70,23 @@ def test_tab_set_with_a_repeated_label_is_reported(tmp_path: Path) -> None:
     problems, _ = check_site(site, docs_with(tmp_path), {fingerprint("verified()")}, set())
     assert [p.what for p in problems] == [
         "tab set #1 has several tabs labelled Python; only the first can be seen (two examples merged?)"]
+
+
+def labels_html(*labels: str) -> str:
+    return '<div class="tabbed-labels">' + "".join(f"<label for=x>{x}</label>" for x in labels) + "</div>"
+
+
+def test_tab_sets_material_would_link_by_mistake_are_problems(tmp_path: Path) -> None:
+    from verified_docs.guard import linked_label_problems
+
+    site = site_with(tmp_path, extra=labels_html("Python") + labels_html("Python")
+                     + labels_html("Inline host", "Durable host") + labels_html("Inline output", "Durable output"))
+    assert linked_label_problems(site, frozenset({"Python"})) == []
+    (site / "other").mkdir()
+    (site / "other" / "index.html").write_text(labels_html("Inline host", "Later") + labels_html("Python", "Notes"))
+    problems = [p.what for p in linked_label_problems(site, frozenset({"Python"}))]
+    assert problems == [
+        "other/index.html tab set #2 mixes language tabs with ['Notes']",
+        "page/index.html tab set #3 reuses the label 'Inline host' of other/index.html tab set #1; "
+        "Material would switch both sets together",
+    ]

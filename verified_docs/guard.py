@@ -19,6 +19,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from .render.tabs import SOURCE_DIR
+from .runner.languages import LANGUAGES
 from .errors import Location, Problem
 from .golden import write_atomic
 from .ledger import fingerprint
@@ -132,17 +133,47 @@ def _where(site: Path, docs: Path, block: CodeBlock) -> Location:
     return Location(md)
 
 
+def _tab_sets(site: Path) -> list[tuple[Path, int, list[str]]]:
+    """(page, 1-based set number in document order, labels) for every tab set of the site."""
+    out = []
+    for page in sorted(Path(site).rglob("*.html")):
+        for i, labels_html in enumerate(_TAB_LABELS.findall(page.read_text(encoding="utf-8")), start=1):
+            out.append((page, i, [html.unescape(re.sub(r"<[^>]+>", "", x)).strip() for x in _LABEL.findall(labels_html)]))
+    return out
+
+
+def linked_label_problems(site: Path, language_labels: frozenset[str]) -> list[Problem]:
+    """Tab sets Material would switch together by mistake. It links every tab set by label
+    text (``content.tabs.link``), so only language tabs may share labels: a set that is not
+    about languages (inline versus durable, say) needs labels no other set uses, and a set may
+    not mix language and other labels (half of it would follow the reader's language)."""
+    problems, first_use = [], {}
+    for page, i, labels in _tab_sets(site):
+        where = f"{page.relative_to(site).as_posix()} tab set #{i}"
+        languages = [x for x in labels if x in language_labels]
+        if languages and len(languages) != len(labels):
+            problems.append(Problem(Location(page), f"{where} mixes language tabs with {sorted(set(labels) - set(languages))}"))
+            continue
+        if languages:
+            continue
+        for label in dict.fromkeys(labels):
+            if label in first_use:
+                problems.append(Problem(Location(page), f"{where} reuses the label {label!r} of {first_use[label]}; "
+                                                        "Material would switch both sets together"))
+            else:
+                first_use[label] = where
+    return problems
+
+
 def duplicate_tab_labels(site: Path) -> list[Problem]:
     """Tab sets in which two tabs share a label: the second can never be chosen by a reader
     (two examples merged into one set). One problem per such set."""
     out = []
-    for page in sorted(Path(site).rglob("*.html")):
-        for i, labels_html in enumerate(_TAB_LABELS.findall(page.read_text(encoding="utf-8")), start=1):
-            labels = [html.unescape(re.sub(r"<[^>]+>", "", x)).strip() for x in _LABEL.findall(labels_html)]
-            repeated = sorted({x for x in labels if labels.count(x) > 1})
-            if repeated:
-                out.append(Problem(Location(page), f"tab set #{i} has several tabs labelled {', '.join(repeated)}; "
-                                                   "only the first can be seen (two examples merged?)"))
+    for page, i, labels in _tab_sets(site):
+        repeated = sorted({x for x in labels if labels.count(x) > 1})
+        if repeated:
+            out.append(Problem(Location(page), f"tab set #{i} has several tabs labelled {', '.join(repeated)}; "
+                                               "only the first can be seen (two examples merged?)"))
     return out
 
 
@@ -175,7 +206,8 @@ def check_site(site: Path, docs: Path, verified: set[str], executed: set[tuple[s
                    "(a hand-written block, a fence nested in a tab or admonition, or an unclosed section?)")
         built = block.page.relative_to(site).as_posix()
         problems.append(Problem(where, f"code block #{block.index} of {built}: {why}", tuple(f"| {line}" for line in first)))
-    return problems + duplicate_tab_labels(site), len(blocks)
+    language_labels = frozenset(language.display for language in LANGUAGES.values())
+    return problems + duplicate_tab_labels(site) + linked_label_problems(site, language_labels), len(blocks)
 
 
 def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list[Problem]:
