@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from verified_docs.runner.forkserver import ForkServer
+from verified_docs.runner.forkserver import ForkServer, ForkServerError
 from verified_docs.runner.languages import PYTHON, environment, worker_environment
 from verified_docs.runner.process import Completed, run_process
 
@@ -175,5 +175,16 @@ def test_a_dead_worker_is_started_again(tmp_path: Path) -> None:
         os.kill(worker._proc.pid, signal.SIGKILL)
         worker._proc.wait()
         assert start("warm", worker, program, tmp_path).stdout == "hello\n"
+    finally:
+        worker.close()
+
+
+@pytest.mark.parametrize("python", ["/bin/false", "/nonexistent/python3"])
+def test_a_worker_that_cannot_start_is_a_clear_error(python: str, tmp_path: Path) -> None:
+    worker = ForkServer(worker_environment(), python=python)
+    program = write(tmp_path, "hello.py", "print('hello')\n")
+    try:
+        with pytest.raises(ForkServerError, match="warm Python worker"):
+            start("warm", worker, program, tmp_path)
     finally:
         worker.close()

@@ -202,8 +202,12 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
         env = environment(base_url=mock.base_url, api_key=mock.api_key, trace_path=trace_path, workdir=workdir,
                           timeout_s=run.timeout_s)
         if warm and language.forkable:
-            done = forkserver.shared(worker_environment()).run(program.path, run.args, cwd=workdir, env=env,
-                                                               timeout_s=run.timeout_s)
+            try:
+                done = forkserver.shared(worker_environment()).run(program.path, run.args, cwd=workdir, env=env,
+                                                                   timeout_s=run.timeout_s)
+            except forkserver.ForkServerError as e:
+                return RunVerdict(scenario, run, program.language, program, (Problem(run.where, str(e)),), "",
+                                  time.monotonic() - start)
         else:
             done = run_process(language.command(program.path, run.args), cwd=workdir, env=env,
                                timeout_s=run.timeout_s)

@@ -61,10 +61,14 @@ class ForkServer:
             self._stop_locked()
             self._dir = tempfile.TemporaryDirectory(prefix="verified-docs-worker-")
             log = open(os.path.join(self._dir.name, "worker.log"), "wb")
-            self._proc = subprocess.Popen([self._python, str(WORKER), self.socket_path], cwd=self._dir.name,
-                                          env={**self._env, "HOME": self._dir.name}, stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=log, start_new_session=True)
-            log.close()
+            try:
+                self._proc = subprocess.Popen([self._python, str(WORKER), self.socket_path], cwd=self._dir.name,
+                                              env={**self._env, "HOME": self._dir.name}, stdin=subprocess.PIPE,
+                                              stdout=subprocess.PIPE, stderr=log, start_new_session=True)
+            except OSError as e:
+                raise ForkServerError(f"cannot start the warm Python worker with {self._python}: {e}") from None
+            finally:
+                log.close()
             ready = self._read_ready()
             if ready != b"ready\n":
                 raise ForkServerError(f"the warm Python worker did not start ({self._python} {WORKER}): "
