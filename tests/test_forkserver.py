@@ -19,7 +19,7 @@ import pytest
 
 from verified_docs.runner.forkserver import ForkServer, ForkServerError
 from verified_docs.runner.languages import PYTHON, environment, worker_environment
-from verified_docs.runner.process import Completed, run_process
+from verified_docs.runner.process import MAX_CAPTURE_BYTES, Completed, run_process
 
 
 @pytest.fixture(scope="module")
@@ -118,6 +118,10 @@ EXITS = {
     "raise SystemExit": (0, "", ""),
     "os.kill(os.getpid(), signal.SIGTERM)": (-signal.SIGTERM, "", ""),
     "atexit.register(print, 'atexit ran')": (0, "atexit ran\n", ""),
+    # The program stays __main__ to the end, for its atexit callbacks too; CPython removes its
+    # __file__ once the code has run.
+    "atexit.register(lambda: print(sys.modules['__main__'].__dict__ is globals(), '__file__' in globals()))":
+        (0, "True False\n", ""),
     # A non-daemon thread still running when the program ends is waited for, as by the interpreter.
     "threading.Thread(target=lambda: (time.sleep(0.3), print('thread finished'))).start()": (0, "thread finished\n", ""),
 }
@@ -188,3 +192,44 @@ def test_a_worker_that_cannot_start_is_a_clear_error(python: str, tmp_path: Path
             start("warm", worker, program, tmp_path)
     finally:
         worker.close()
+
+
+@pytest.mark.parametrize("how", ["cold", "warm"])
+def test_a_process_that_escapes_the_group_holding_the_output_is_found_killed_and_reported(
+        how: str, server: ForkServer, tmp_path: Path) -> None:
+    program = write(tmp_path, "escape.py", """
+        import os, time
+        pid = os.fork()
+        if pid == 0:
+            os.setsid()  # out of the process group the runner kills
+            time.sleep(3600)  # still holding stdout and stderr
+            os._exit(0)
+        print(pid, flush=True)
+    """)
+    done = start(how, server, program, tmp_path, timeout_s=30)
+    escaped = int(done.stdout.split()[0])
+    assert done.exit_code == 0 and not done.timed_out
+    assert done.anomaly == (f"a process it started left its process group and kept its output open after it ended "
+                            f"(pid {escaped}; killed)")
+    assert gone(escaped)
+
+
+def test_a_snippet_that_kills_its_supervisor_is_reported_with_its_output(server: ForkServer, tmp_path: Path) -> None:
+    program = write(tmp_path, "parricide.py", """
+        import os, signal, time
+        print("before", flush=True)
+        os.kill(os.getppid(), signal.SIGKILL)
+        time.sleep(3600)
+    """)
+    done = start("warm", server, program, tmp_path, timeout_s=30)
+    assert done.stdout == "before\n" and not done.timed_out
+    assert "did it kill its parent?" in done.anomaly
+    assert start("warm", server, write(tmp_path, "next.py", "print('fine')\n"), tmp_path).stdout == "fine\n"
+
+
+@pytest.mark.parametrize("how", ["cold", "warm"])
+def test_a_flood_is_killed_at_the_cap_not_at_the_timeout(how: str, server: ForkServer, tmp_path: Path) -> None:
+    program = write(tmp_path, "flood.py", "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n")
+    done = start(how, server, program, tmp_path, timeout_s=600)  # were the cap ignored, this would time out
+    assert (done.flooded, done.timed_out, done.exit_code) == ("stdout", False, -signal.SIGKILL)
+    assert len(done.stdout) == MAX_CAPTURE_BYTES

@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from verified_docs.golden import compare, write_if_changed
+from verified_docs.golden import MAX_DIFF_LINES, compare, write_if_changed
 
 
 def test_equal_after_normalising_ids(tmp_path: Path) -> None:
@@ -34,3 +34,11 @@ def test_write_only_when_changed(tmp_path: Path) -> None:
     assert g.stat().st_mtime_ns == before and g.read_text() == "id pnd-1-1\n"
     assert write_if_changed(g, "other\n") is True and g.read_text() == "other\n"
     assert [p.name for p in tmp_path.iterdir()] == ["p.py.out"]  # no temp file left behind
+
+
+def test_a_long_diff_is_cut_short(tmp_path: Path) -> None:
+    golden_path = tmp_path / "main.py.out"
+    golden_path.write_text("".join(f"line {i}\n" for i in range(1000)))
+    (problem,) = compare(golden_path, "".join(f"other {i}\n" for i in range(1000)))
+    assert len(problem.details) == MAX_DIFF_LINES + 1
+    assert problem.details[-1].endswith("more diff lines not shown")

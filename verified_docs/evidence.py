@@ -37,6 +37,7 @@ class Observation:
     traced: bool
     flooded: str | None = None
     not_utf8: str | None = None
+    anomaly: str | None = None
 
 
 def tool_results_shown(requests: tuple[RecordedRequest, ...]) -> list[str]:
@@ -108,7 +109,7 @@ def check_exit(expect: Expect, obs: Observation, where: Location) -> list[Proble
         return [Problem(where, f"killed: its {obs.flooded} passed {MAX_CAPTURE_BYTES:,} bytes (flooding output?)")]
     if obs.timed_out:
         return [Problem(where, f"killed after its {obs.timeout_s:g}s timeout (process group sent SIGKILL)", tail)]
-    problems = []
+    problems = [Problem(where, obs.anomaly, tail)] if obs.anomaly else []
     if obs.not_utf8:
         problems.append(Problem(where, f"printed output that is not UTF-8: {obs.not_utf8}"))
     if obs.exit_code != expect.exit_code:

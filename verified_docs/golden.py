@@ -15,6 +15,9 @@ from .errors import Location, Problem
 from .normalise import normalise
 
 
+MAX_DIFF_LINES = 120  # a report, not a copy of the output
+
+
 def compare(golden_path: Path, stdout: str, variant: dict[str, str] | None = None) -> list[Problem]:
     """Problems when ``stdout`` differs from the golden file (a unified diff with the golden
     file's line numbers), when the golden file is missing, or has Windows line endings.
@@ -36,6 +39,8 @@ def compare(golden_path: Path, stdout: str, variant: dict[str, str] | None = Non
                                      tofile="printed by this run", lineterm="", n=2))
     first = next((i for i, (a, b) in enumerate(zip(want.splitlines(), got.splitlines())) if a != b),
                  min(len(want.splitlines()), len(got.splitlines())))
+    if len(diff) > MAX_DIFF_LINES:
+        diff = diff[:MAX_DIFF_LINES] + [f"... {len(diff) - MAX_DIFF_LINES:,} more diff lines not shown"]
     return [Problem(Location(golden_path, first + 1), "printed output differs from the golden output", tuple(diff))]
 
 

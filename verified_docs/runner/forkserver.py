@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import json
+from dataclasses import replace
 import os
 import socket
 import subprocess
@@ -25,10 +26,12 @@ import threading
 import time
 from pathlib import Path
 
-from .process import Completed, supervise
+from .process import Completed, kill_group, supervise
 
 WORKER = Path(__file__).parent / "tracer" / "verified_docs_forkserver.py"
 START_TIMEOUT_S = 120.0
+LOST_SUPERVISOR = ("the process that started it and waited for its exit died first (did it kill its parent?); "
+                   "its exit code is unknown and it was killed")
 
 
 class ForkServerError(RuntimeError):
@@ -118,11 +121,19 @@ class ForkServer:
                     finished.update(replies.next("exit", max(seconds, 0.001)))
                 except TimeoutError:
                     return None
+                except ForkServerError:
+                    # The supervisor died, not the worker (a snippet may kill its parent): its exit
+                    # status is lost, its output is not.
+                    kill_group(pid)
+                    finished.update(exit_code=-9, lost=True)
                 return finished["exit_code"]
 
             stdout, stderr = os.fdopen(out_r, "rb"), os.fdopen(err_r, "rb")
             handed_over = True  # from here the readers own (and close) the pipes
-            return supervise(pid, stdout, stderr, wait, timeout_s, start, own_s=lambda: finished.get("own_s"))
+            done = supervise(pid, stdout, stderr, wait, timeout_s, start, own_s=lambda: finished.get("own_s"))
+            if finished.get("lost"):
+                return replace(done, anomaly="; ".join(filter(None, [done.anomaly, LOST_SUPERVISOR])))
+            return done
         finally:
             if not handed_over:
                 os.close(out_r)

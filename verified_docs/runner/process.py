@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, Callable
 
 MAX_CAPTURE_BYTES = 2_000_000  # per stream; past this the program is killed and its verdict says so
+ESCAPE_GRACE_S = 2.0  # after its group is killed, how long its output may stay open before we look for who holds it
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,9 @@ class Completed:
     (``-9`` after a kill); ``duration_s`` is wall time in seconds; ``flooded`` names the stream
     that passed :data:`MAX_CAPTURE_BYTES`; ``not_utf8`` describes the first undecodable byte;
     ``own_s`` is the program's own wall time from its first line to its exit, when the starter
-    can tell (the fork server can; a cold interpreter's start-up cannot be told apart)."""
+    can tell (the fork server can; a cold interpreter's start-up cannot be told apart);
+    ``anomaly`` says what else went wrong around the program (a process it started escaped its
+    process group and kept its output open, say), which fails the run."""
 
     exit_code: int
     stdout: str
@@ -33,6 +36,7 @@ class Completed:
     flooded: str | None = None
     not_utf8: str | None = None
     own_s: float | None = None
+    anomaly: str | None = None
 
 
 class _Capture:
@@ -41,6 +45,7 @@ class _Capture:
     def __init__(self, name: str, pipe: IO[bytes], on_flood) -> None:
         self.name, self.chunks, self.size = name, [], 0
         self.flooded = False
+        self.inode = os.fstat(pipe.fileno()).st_ino  # to find who else holds the pipe
         self._thread = threading.Thread(target=self._read, args=(pipe, on_flood), daemon=True)
         self._thread.start()
 
@@ -54,9 +59,10 @@ class _Capture:
                 on_flood()
         pipe.close()
 
-    def join(self) -> bytes:
-        self._thread.join()
-        return b"".join(self.chunks)
+    def join(self, timeout_s: float | None = None) -> bytes | None:
+        """What was read, once the pipe closed; ``None`` if it is still open after ``timeout_s``."""
+        self._thread.join(timeout_s)
+        return None if self._thread.is_alive() else b"".join(self.chunks)
 
 
 def _decode(name: str, data: bytes) -> tuple[str, str | None]:
@@ -102,7 +108,20 @@ def supervise(group: int, stdout: IO[bytes], stderr: IO[bytes], wait: Callable[[
             exit_code = wait(60.0)
     finally:
         kill_group(group)
-    out_bytes, err_bytes = out.join(), err.join()
+    out_bytes, err_bytes = out.join(ESCAPE_GRACE_S), err.join(ESCAPE_GRACE_S)
+    anomaly = None
+    if out_bytes is None or err_bytes is None:
+        # Its group is dead, yet a pipe is still open: a process it started left the group
+        # (setsid, a double fork) and holds it. Find it by the pipe, kill it, say so.
+        escaped = _holders({c.inode for c in (out, err)}) - {os.getpid()}
+        for pid in escaped:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        anomaly = (f"a process it started left its process group and kept its output open after it ended "
+                   f"(pid {', '.join(map(str, sorted(escaped))) or 'unknown'}; killed)")
+        out_bytes, err_bytes = out.join(ESCAPE_GRACE_S) or b"", err.join(ESCAPE_GRACE_S) or b""
     stdout_text, bad_out = _decode("stdout", out_bytes)
     stderr_text, _ = _decode("stderr", err_bytes)
     flooded = next((c.name for c in (out, err) if c.flooded), None)
@@ -115,7 +134,21 @@ def supervise(group: int, stdout: IO[bytes], stderr: IO[bytes], wait: Callable[[
         flooded=flooded,
         not_utf8=bad_out,
         own_s=own_s(),
+        anomaly=anomaly,
     )
+
+
+def _holders(inodes: set[int]) -> set[int]:
+    """Pids of the processes holding a pipe with one of ``inodes`` open (Linux ``/proc``)."""
+    wanted = {f"pipe:[{inode}]" for inode in inodes}
+    found = set()
+    for fd_dir in Path("/proc").glob("[0-9]*/fd"):
+        try:
+            if any(os.readlink(fd) in wanted for fd in fd_dir.iterdir()):
+                found.add(int(fd_dir.parent.name))
+        except OSError:
+            continue  # gone, or not ours to read
+    return found
 
 
 def kill_group(group: int) -> None:

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import atexit
 import faulthandler
+import builtins
 import importlib
+import importlib.machinery
 import io
 import json
 import os
 import pkgutil
-import runpy
 import select
 import signal
 import socket
@@ -37,6 +38,7 @@ import sys
 import threading
 import time
 import traceback
+import types
 
 import sitecustomize  # the tracer, loaded at start-up from PYTHONPATH; each snippet names its own trace file
 
@@ -124,7 +126,7 @@ def _become_snippet(request: dict, fds: list[int], started_w: int, conn: socket.
     os.write(started_w, struct.pack("d", time.monotonic()))
     os.close(started_w)
     try:
-        runpy.run_path(program, run_name="__main__")
+        _run_as_main(program)
         code = 0
     except SystemExit as exc:
         code = _exit_code(exc)
@@ -132,6 +134,28 @@ def _become_snippet(request: dict, fds: list[int], started_w: int, conn: socket.
         _print_uncaught(exc, program)
         code = 1
     _exit_like_python(code)
+
+
+def _run_as_main(program: str) -> None:
+    """Run ``program`` as ``python program`` does: compiled from its bytes (so a coding cookie
+    counts) into a fresh ``__main__`` module that stays ``sys.modules["__main__"]`` until exit,
+    for its atexit callbacks and threads too (``runpy.run_path`` would restore the worker's).
+    As CPython does, ``__file__`` is removed again once the program's code has finished
+    (unless it ended through SystemExit, which exits before that step)."""
+    main = types.ModuleType("__main__")
+    main.__dict__.update(__file__=program, __annotations__={}, __builtins__=builtins,
+                         __loader__=importlib.machinery.SourceFileLoader("__main__", program))
+    sys.modules["__main__"] = main
+    with io.open_code(program) as f:
+        code = compile(f.read(), program, "exec", dont_inherit=True)
+    try:
+        exec(code, main.__dict__)
+    except SystemExit:
+        raise
+    except BaseException:
+        main.__dict__.pop("__file__", None)
+        raise
+    main.__dict__.pop("__file__", None)
 
 
 def _exit_code(exc: SystemExit) -> int:
