@@ -10,6 +10,7 @@ import pytest
 from conftest import SNIPPETS
 from verified_docs import cache as cache_mod
 from verified_docs import cli
+from verified_docs import ledger as ledger_mod
 from verified_docs.pipeline import _fences_key
 from verified_docs.scenario import load_scenario
 
@@ -108,3 +109,17 @@ def test_the_fences_key_follows_the_docs(tmp_path: Path) -> None:
     assert _fences_key(tmp_path) == before
     (tmp_path / "docs" / "index.md").write_text("```python\nprint(1)\n```\n")
     assert _fences_key(tmp_path) != before
+
+
+def test_verify_only_keeps_the_other_scenarios_in_the_ledger(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    for name in (NAME, "suspension/the-primitive"):
+        shutil.copytree(SNIPPETS / name, tmp_path / "snippets" / name)
+    args = ["verify", "--root", str(tmp_path), "--ledger", "ledger.json"]
+    assert cli.main(args) == 0
+    full = ledger_mod.load(tmp_path / "ledger.json").programs
+    assert cli.main(args + ["--only", NAME, "--force"]) == 0
+    after = ledger_mod.load(tmp_path / "ledger.json").programs
+    assert sorted(after) == sorted(full)
+    assert {k: v for k, v in after.items() if v["scenario"] != NAME} == \
+           {k: v for k, v in full.items() if v["scenario"] != NAME}

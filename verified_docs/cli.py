@@ -97,6 +97,12 @@ def main(argv: list[str] | None = None) -> int:
             if not v.passed:
                 print("\n".join("     " + line for line in v.report().splitlines()[1:]))
     ledger = ledger_mod.build(verdicts, root)
+    if args.only != "*":  # keep what an earlier full run recorded for the other scenarios
+        try:
+            earlier = ledger_mod.load(root / args.ledger)
+        except (OSError, ValueError, KeyError):
+            earlier = None
+        ledger = ledger_mod.merge(earlier, ledger, {s.name for s in scenarios})
     ledger_mod.save(ledger, root / args.ledger)
     if args.report:
         matrix.write_report(args.report, ledger.toolnexus, verdicts)

@@ -113,6 +113,17 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
     return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
 
 
+def merge(earlier: Ledger | None, new: Ledger, scenarios: set[str]) -> Ledger:
+    """``new`` (from verifying only ``scenarios``) plus every entry of ``earlier`` that belongs
+    to another scenario, so a partial run (``verify --only``) does not forget the rest. Only
+    for the same toolnexus and Python; the hook still checks each kept entry's SHA-256 against
+    its file, so an entry that went stale since cannot reach a page."""
+    if earlier is None or (earlier.toolnexus, earlier.python) != (new.toolnexus, new.python):
+        return new
+    kept = {rel: e for rel, e in earlier.programs.items() if e["scenario"] not in scenarios}
+    return Ledger(new.toolnexus, new.python, {**kept, **new.programs})
+
+
 def durations(path: Path) -> dict[str, float]:
     """Seconds each scenario took in the ledger at ``path`` (its runs summed); empty when there
     is no readable ledger. Used to start the slowest scenarios first."""
