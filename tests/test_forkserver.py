@@ -209,8 +209,12 @@ def test_a_process_that_escapes_the_group_holding_the_output_is_found_killed_and
     done = start(how, server, program, tmp_path, timeout_s=30)
     escaped = int(done.stdout.split()[0])
     assert done.exit_code == 0 and not done.timed_out
-    assert done.anomaly == (f"a process it started left its process group and kept its output open after it ended "
-                            f"(pid {escaped}; killed)")
+    # Warm, the supervisor adopts and kills it as the snippet ends; cold, the runner finds it
+    # through the output pipe it still holds.
+    assert done.anomaly == {
+        "warm": f"a process it started left its process group and was still running after it ended (pid {escaped}; killed)",
+        "cold": f"a process it started left its process group and kept its output open after it ended (pid {escaped}; killed)",
+    }[how]
     assert gone(escaped)
 
 
@@ -233,3 +237,53 @@ def test_a_flood_is_killed_at_the_cap_not_at_the_timeout(how: str, server: ForkS
     done = start(how, server, program, tmp_path, timeout_s=600)  # were the cap ignored, this would time out
     assert (done.flooded, done.timed_out, done.exit_code) == ("stdout", False, -signal.SIGKILL)
     assert len(done.stdout) == MAX_CAPTURE_BYTES
+
+
+@pytest.mark.parametrize("how", ["cold", "warm"])
+@pytest.mark.parametrize("beside", ["secrets.py", "html.py", "email/__init__.py"])
+def test_a_file_beside_the_program_named_like_a_loaded_module_is_imported_as_python_would(
+        how: str, beside: str, server: ForkServer, tmp_path: Path) -> None:
+    name = beside.split("/")[0].removesuffix(".py")
+    (tmp_path / beside).parent.mkdir(exist_ok=True)
+    (tmp_path / beside).write_text("MINE = True\n", encoding="utf-8")
+    program = write(tmp_path, "uses_own.py", f"import {name}\nprint(getattr({name}, 'MINE', False))\n")
+    done = start(how, server, program, tmp_path)
+    assert (done.exit_code, done.stdout) == (0, "True\n"), done.stderr
+
+
+def test_only_a_program_that_would_shadow_a_loaded_module_leaves_the_warm_worker(server: ForkServer, tmp_path: Path) -> None:
+    probe = "import sys\nprint('toolnexus' in sys.modules)\n"  # already imported only when warm
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert start("warm", server, write(plain, "probe.py", probe), tmp_path).stdout == "True\n"
+    shadowing = tmp_path / "shadowing"
+    shadowing.mkdir()
+    (shadowing / "uuid.py").write_text("", encoding="utf-8")
+    assert start("warm", server, write(shadowing, "probe.py", probe), tmp_path).stdout == "False\n"
+
+
+def test_a_detached_process_that_outlives_the_snippet_is_found_killed_and_reported(server: ForkServer, tmp_path: Path) -> None:
+    program = write(tmp_path, "detach.py", """
+        import subprocess, sys
+        daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"], start_new_session=True,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        print(daemon.pid)
+    """)
+    done = start("warm", server, program, tmp_path)
+    daemon = int(done.stdout)
+    assert done.exit_code == 0
+    assert done.anomaly == (f"a process it started left its process group and was still running after it ended "
+                            f"(pid {daemon}; killed)")
+    assert gone(daemon)
+
+
+def test_a_child_left_in_the_group_is_killed_without_a_report(server: ForkServer, tmp_path: Path) -> None:
+    program = write(tmp_path, "leave.py", """
+        import subprocess, sys
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        print(child.pid)
+    """)
+    done = start("warm", server, program, tmp_path)
+    assert (done.exit_code, done.anomaly) == (0, None)
+    assert gone(int(done.stdout))

@@ -165,3 +165,14 @@ def test_reaching_the_network_is_refused_before_a_packet_leaves_and_says_so() ->
 def test_non_utf8_output_is_reported_with_its_offset() -> None:
     whats = only_problem_whats("not-utf8")
     assert "printed output that is not UTF-8: stdout byte 3 (0xe9) is not UTF-8" in whats
+
+
+def test_a_program_that_is_not_utf8_is_a_problem_at_its_line_not_a_crash(tmp_path: Path) -> None:
+    folder = copy_scenario(tmp_path, "suspension/approval-gate")
+    program = folder / "approval_gate.py"
+    lines = program.read_bytes().split(b"\n")
+    program.write_bytes(b"# -*- coding: latin-1 -*-\n" + b"\n".join(lines) + b"# caf\xe9\n")
+    (v,) = verify_copy(folder, tmp_path / "snippets")
+    assert [(str(p.where), p.what) for p in v.problems] == [
+        (f"{program}:{len(lines) + 1}", "byte 0xe9 is not UTF-8; save the file as UTF-8 (pages show it, and "
+                                        "readers copy it, as UTF-8)")]

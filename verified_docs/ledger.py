@@ -86,7 +86,7 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
             "runs": {},
         })
         golden_path = v.program.golden_path
-        golden_text = golden_path.read_text(encoding="utf-8") if golden_path.is_file() else ""
+        golden_text = golden_path.read_text(encoding="utf-8", errors="replace") if golden_path.is_file() else ""
         entry["runs"][v.run.name] = {
             "passed": v.passed,
             "golden": golden_path.resolve().relative_to(root.resolve()).as_posix(),

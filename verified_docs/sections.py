@@ -40,13 +40,26 @@ class Section:
         return f"{self.path}:{self.start_line}#{self.name}"
 
 
+def read_utf8(path: Path) -> str:
+    """The text of ``path``; raises :class:`SourceError` at the line of the first byte that is
+    not UTF-8 (a ``coding:`` cookie is allowed by Python but not by this site)."""
+    raw = Path(path).read_bytes()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise SourceError.at(Path(path), line, f"byte 0x{raw[e.start]:02x} is not UTF-8; save the file as UTF-8 "
+                                               "(pages show it, and readers copy it, as UTF-8)") from None
+
+
 def parse_sections(path: Path, source: str | None = None) -> dict[str, Section]:
     """Return every section of ``path`` by name.
 
-    Raises :class:`SourceError` listing every unclosed, duplicated or stray marker.
+    Raises :class:`SourceError` listing every unclosed, duplicated or stray marker, or at the
+    first byte that is not UTF-8 (pages and their copy buttons carry the file as UTF-8).
     """
     path = Path(path)
-    text = path.read_text(encoding="utf-8") if source is None else source
+    text = read_utf8(path) if source is None else source
     lines = text.splitlines()
     problems: list[Problem] = []
     open_at: dict[str, int] = {}  # name -> 1-based start line of the section being read

@@ -77,6 +77,17 @@ class ForkServer:
                 raise ForkServerError(f"the warm Python worker did not start ({self._python} {WORKER}): "
                                       f"{self._log_tail()}")
 
+    def start_soon(self) -> None:
+        """Start the worker on a background thread, so its import of toolnexus overlaps the
+        caller's own start-up; a failure surfaces again, clearly, at the first :meth:`run`."""
+        def start() -> None:
+            try:
+                self._ensure_started()
+            except ForkServerError:
+                pass
+
+        threading.Thread(target=start, name="warm-worker-start", daemon=True).start()
+
     def _read_ready(self) -> bytes:
         result: list[bytes] = []
         reader = threading.Thread(target=lambda: result.append(self._proc.stdout.readline()), daemon=True)
@@ -131,9 +142,13 @@ class ForkServer:
             stdout, stderr = os.fdopen(out_r, "rb"), os.fdopen(err_r, "rb")
             handed_over = True  # from here the readers own (and close) the pipes
             done = supervise(pid, stdout, stderr, wait, timeout_s, start, own_s=lambda: finished.get("own_s"))
+            notes = [done.anomaly]
+            if finished.get("escaped"):
+                notes.append(f"a process it started left its process group and was still running after it ended "
+                             f"(pid {', '.join(map(str, finished['escaped']))}; killed)")
             if finished.get("lost"):
-                return replace(done, anomaly="; ".join(filter(None, [done.anomaly, LOST_SUPERVISOR])))
-            return done
+                notes.append(LOST_SUPERVISOR)
+            return replace(done, anomaly="; ".join(filter(None, notes)) or None)
         finally:
             if not handed_over:
                 os.close(out_r)

@@ -13,17 +13,24 @@ Protocol, one Unix-socket connection per snippet:
   runner -> worker   one JSON line {"program", "args", "cwd", "env", "timeout_s"}, with the
                      write ends of the stdout and stderr pipes attached (SCM_RIGHTS)
   worker -> runner   {"pid": N}           the snippet's process, also its process group
-  worker -> runner   {"exit_code": N, "own_s": F}   after it exits; ``exit_code`` is negative
-                     for a signal, ``own_s`` is wall seconds from the snippet's first line to exit
+  worker -> runner   {"exit_code": N, "own_s": F, "escaped": [pid]}   after it exits;
+                     ``exit_code`` is negative for a signal, ``own_s`` is wall seconds from the
+                     snippet's first line to exit, ``escaped`` the processes it left running
+                     outside its process group (killed)
 
 Per connection the worker forks a supervisor, which forks the snippet process and waits for it;
 the worker itself stays single-threaded (forking a threaded process is unsafe) and never waits.
+A program with a file beside it named like a module the worker already imported (``secrets.py``,
+``html.py``) would import a different module here than under ``python program``: that child
+execs a fresh interpreter instead, keeping everything else (group, stdio, env, cwd).
 """
 from __future__ import annotations
 
 import atexit
 import faulthandler
+import glob
 import builtins
+import ctypes
 import importlib
 import importlib.machinery
 import io
@@ -120,6 +127,12 @@ def _become_snippet(request: dict, fds: list[int], started_w: int, conn: socket.
     os.environ.update(request["env"])
     sys.argv = [program, *request["args"]]
     sys.path[0] = os.path.dirname(program)  # as `python program` puts the script's folder first
+    if _shadowed_modules(os.path.dirname(program)):
+        # A file beside the program has the name of a module this worker already imported;
+        # `python program` would import that file instead, so start exactly that, fresh.
+        os.write(started_w, struct.pack("d", time.monotonic()))
+        os.close(started_w)
+        os.execv(sys.executable, [sys.executable, program, *request["args"]])
     sitecustomize.start_trace(request["env"].get("VERIFIED_DOCS_TRACE"))
     timeout = float(request["timeout_s"])
     faulthandler.dump_traceback_later(max(timeout - 0.4, timeout * 0.8), exit=False, file=sys.stderr)
@@ -134,6 +147,26 @@ def _become_snippet(request: dict, fds: list[int], started_w: int, conn: socket.
         _print_uncaught(exc, program)
         code = 1
     _exit_like_python(code)
+
+
+# Imported at start-up from the tracer's folder, before the program's folder is on sys.path.
+_NOT_SHADOWED_BY_THE_PROGRAMS_FOLDER = {"sitecustomize", "usercustomize"}
+
+
+def _shadowed_modules(folder: str) -> list[str]:
+    """Modules already imported here that a module or package in ``folder`` would shadow for
+    ``python program`` (whose folder comes first on sys.path): built-in and frozen modules are
+    found before any folder, so they cannot be shadowed."""
+    names = set()
+    for entry in os.scandir(folder):
+        if entry.is_dir():
+            if os.path.isfile(os.path.join(entry.path, "__init__.py")):
+                names.add(entry.name)
+        elif entry.name.endswith((".py", ".pyc", ".so", ".pyd")):
+            names.add(entry.name.split(".")[0])
+    loaded = {name.partition(".")[0] for name in sys.modules}
+    return sorted(name for name in names & loaded - _NOT_SHADOWED_BY_THE_PROGRAMS_FOLDER
+                  if getattr(getattr(sys.modules.get(name), "__spec__", None), "origin", None) not in ("built-in", "frozen"))
 
 
 def _run_as_main(program: str) -> None:
@@ -189,6 +222,7 @@ def _supervise(conn: socket.socket, listener: socket.socket) -> None:
     """In the supervisor (a child of the worker): fork the snippet, report its pid, wait for it,
     report its exit. Exits with ``os._exit`` so nothing of the worker's runs twice."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the worker ignores it; waitpid needs it back
+    _become_subreaper()
     request, fds = _read_request(conn)
     started_r, started_w = os.pipe()
     pid = os.fork()
@@ -204,8 +238,52 @@ def _supervise(conn: socket.socket, listener: socket.socket) -> None:
     _, status = os.waitpid(pid, 0)
     ended = time.monotonic()
     own = ended - struct.unpack("d", started)[0] if len(started) == 8 else 0.0
-    _send(conn, {"exit_code": os.waitstatus_to_exitcode(status), "own_s": own})
+    escaped = _end_orphans(group=pid)
+    _send(conn, {"exit_code": os.waitstatus_to_exitcode(status), "own_s": own, "escaped": escaped})
     os._exit(0)
+
+
+def _become_subreaper() -> None:
+    """Adopt every process the snippet leaves behind (Linux PR_SET_CHILD_SUBREAPER): one that
+    left its process group and closed its output would otherwise outlive the run unseen."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # 36: PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+
+
+def _children() -> list[tuple[int, str, int]]:
+    """(pid, state, process group) of each process whose parent is this one, from /proc."""
+    me, found = os.getpid(), []
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(stat, encoding="ascii", errors="replace") as f:
+                fields = f.read().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me:
+            found.append((int(stat.split("/")[2]), fields[0], int(fields[2])))
+    return found
+
+
+def _end_orphans(group: int) -> list[int]:
+    """Kill and reap every process left behind after the snippet ended; return the pids of
+    those still running outside the snippet's process group (the ones the runner's group
+    kill could not reach). Each killed orphan's own children are adopted in turn."""
+    escaped: list[int] = []
+    for _ in range(100):
+        orphans = _children()
+        if not orphans:
+            break
+        for pid, state, pgid in orphans:
+            if state != "Z" and pgid != group:
+                escaped.append(pid)
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+    return sorted(set(escaped))
 
 
 def main(socket_path: str) -> None:
