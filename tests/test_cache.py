@@ -3,6 +3,7 @@ alter its verdict runs it; a failure is never stored; --force and CI run everyth
 from __future__ import annotations
 
 import shutil
+import types
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,8 @@ def test_a_failure_is_never_stored(project: Path) -> None:
 def test_another_toolnexus_interpreter_or_machinery_is_a_miss(project: Path, monkeypatch, tmp_path: Path) -> None:
     cache = cache_mod.ResultCache.open(project / "cache")
     verify(project, cache)
-    monkeypatch.setattr(cache_mod, "version", lambda name: "99.0.0")
+    real = cache_mod.distribution("toolnexus")
+    monkeypatch.setattr(cache_mod, "distribution", lambda name: types.SimpleNamespace(version="99.0.0", files=real.files))
     assert cache_mod.environment_digest() != cache.context[64:]
     assert not verify(project, cache_mod.ResultCache.open(project / "cache"))[1]
     # The machinery digest covers every file of the package: one changed byte changes it.
@@ -123,3 +125,19 @@ def test_verify_only_keeps_the_other_scenarios_in_the_ledger(tmp_path: Path, mon
     assert sorted(after) == sorted(full)
     assert {k: v for k, v in after.items() if v["scenario"] != NAME} == \
            {k: v for k, v in full.items() if v["scenario"] != NAME}
+
+
+def test_a_module_imported_from_outside_the_folder_is_part_of_the_entry(project: Path) -> None:
+    shared = project / "shared"
+    shared.mkdir()
+    (shared / "footer.py").write_text("FOOTER = 'v1'\n", encoding="utf-8")
+    program = project / "snippets" / NAME / "approval_gate.py"
+    program.write_text(f"import sys\nsys.path.insert(0, {str(shared)!r})\nimport footer\n" + program.read_text(),
+                       encoding="utf-8")
+    cache = cache_mod.ResultCache.open(project / "cache")
+    verdicts, hit = verify(project, cache)
+    assert not hit and all(v.passed for v in verdicts)
+    assert str((shared / "footer.py").resolve()) in verdicts[0].imports
+    assert verify(project, cache)[1]
+    (shared / "footer.py").write_text("FOOTER = 'v2'\n", encoding="utf-8")
+    assert not verify(project, cache)[1]

@@ -3,8 +3,10 @@ no snippet.
 
 One entry per scenario and set of languages. Its key is the SHA-256 of everything that could
 change a verdict: every file in the scenario's folder (programs, golden outputs, the scenario
-file, data) and its support files, the languages asked for, the installed toolnexus version,
-the interpreter (version and path), and the verification machinery's own code (this package).
+file, data) and its support files, the languages asked for, the installed toolnexus (version
+and source files), the interpreter (version and path), and the verification machinery's own
+code (this package). An entry also lists the files of modules the programs imported from
+outside their folder (seen by the tracer at exit) with their SHA-256; a change there is a miss.
 Only a scenario whose every run passed is stored; a failure always runs again. Entries are
 written atomically and are plain JSON under ``build/cache/verified/``; a damaged entry counts
 as a miss.
@@ -16,7 +18,7 @@ import json
 import platform
 import sys
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 from .golden import write_atomic
@@ -49,12 +51,21 @@ def machinery_digest() -> str:
 
 
 def environment_digest() -> str:
-    """SHA-256 of the toolnexus version and the interpreter verifying (version and path)."""
+    """SHA-256 of the installed toolnexus (its version and the content of every file it
+    installed, so an edit in site-packages without a new version counts) and the interpreter
+    verifying (version and path)."""
+    h = hashlib.sha256(json.dumps([sys.version, sys.executable, platform.machine()]).encode())
     try:
-        toolnexus = version("toolnexus")
+        dist = distribution("toolnexus")
     except PackageNotFoundError:
-        toolnexus = "not installed"
-    return hashlib.sha256(json.dumps([toolnexus, sys.version, sys.executable, platform.machine()]).encode()).hexdigest()
+        h.update(b"toolnexus not installed")
+        return h.hexdigest()
+    h.update(dist.version.encode())
+    for file in sorted(dist.files or [], key=str):
+        path = Path(file.locate())
+        if path.suffix == ".py" and path.is_file():
+            h.update(str(file).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -85,9 +96,13 @@ class ResultCache:
         path = self.folder / f"{key}.json"
         try:
             entry = json.loads(path.read_text(encoding="utf-8"))
+            for dep, digest in entry.get("imports", {}).items():
+                if hashlib.sha256(Path(dep).read_bytes()).hexdigest() != digest:
+                    return None  # a module it imported from outside its folder changed
             runs = {run.name: run for run in scenario.runs}
             return [RunVerdict(scenario, runs[r["run"]], r["language"], runs[r["run"]].programs[r["language"]], (),
-                               r["stdout"], r["duration_s"], own_s=r["own_s"]) for r in entry["runs"]]
+                               r["stdout"], r["duration_s"], own_s=r["own_s"], imports=tuple(r["imports"]))
+                    for r in entry["runs"]]
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -97,9 +112,13 @@ class ResultCache:
         cannot get the earlier content's verdict."""
         if not verdicts or not all(v.passed for v in verdicts):
             return False
+        folder = scenario.folder.resolve()
+        outside = sorted({f for v in verdicts for f in v.imports if folder not in Path(f).parents and Path(f).is_file()})
         entry = {"scenario": scenario.name,
+                 "imports": {f: hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in outside},
                  "runs": [{"run": v.run.name, "language": v.language, "stdout": v.stdout,
-                           "duration_s": v.duration_s, "own_s": v.own_s} for v in verdicts]}
+                           "duration_s": v.duration_s, "own_s": v.own_s, "imports": list(v.imports)}
+                          for v in verdicts]}
         write_atomic(self.folder / f"{key}.json", json.dumps(entry, indent=1) + "\n")
         return True
 

@@ -33,7 +33,9 @@ class RunVerdict:
     ``only_output_drifted`` is True when the golden comparison is the only failure (the case
     ``update-outputs`` may fix). ``duration_s`` is the run's wall time in seconds, from starting
     its mock model to its last check (its variant re-runs included); ``own_s`` is the program's
-    own part of it (first line to exit) when the starter can tell, else ``None``."""
+    own part of it (first line to exit) when the starter can tell, else ``None``; ``imports``
+    are the files of modules it (or a process it started) loaded from outside the interpreter's
+    own folders, as the tracer saw them at exit."""
 
     scenario: Scenario
     run: Run
@@ -44,6 +46,7 @@ class RunVerdict:
     duration_s: float
     only_output_drifted: bool = False
     own_s: float | None = None
+    imports: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -227,4 +230,5 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
         golden.write_if_changed(program.golden_path, done.stdout)
         drift = []
     return RunVerdict(scenario, run, program.language, program, tuple(problems + drift), done.stdout,
-                      time.monotonic() - start, only_output_drifted=only_drift, own_s=done.own_s)
+                      time.monotonic() - start, only_output_drifted=only_drift, own_s=done.own_s,
+                      imports=tuple(sorted({f for e in obs.trace if e["event"] == "imports" for f in e["files"]})))

@@ -14,6 +14,7 @@ Events (SPEC §10 vocabulary):
   {"event": "stream_pending", "request": Request}        (a streamed {type: "pending"} event)
   {"event": "run_end", "status", "pending": Request|None, "text"}   (from run() and stream())
   {"event": "metric_tool", "tool", "is_error", "pending": bool}    (each §8 "tool" metric event)
+  {"event": "imports", "files": [...]}   (at exit: modules loaded from outside the interpreter)
 """
 from __future__ import annotations
 
@@ -30,9 +31,27 @@ _TRACE = os.environ.get("VERIFIED_DOCS_TRACE")
 
 def start_trace(path: str | None) -> None:
     """Send events to ``path`` from now on: the fork server's child names its own trace file,
-    since this module was loaded once, in the worker it was forked from."""
+    since this module was loaded once, in the worker it was forked from. At exit, the files of
+    the modules the program loaded from outside the interpreter's own folders are recorded
+    (``{"event": "imports", "files": [...]}``), so a cached verdict can depend on them."""
     global _TRACE
     _TRACE = path
+    if path:
+        import atexit
+
+        atexit.register(_emit_imports)
+
+
+def _emit_imports() -> None:
+    own = tuple(os.path.realpath(p) + os.sep for p in {sys.prefix, sys.base_prefix, os.path.dirname(__file__)})
+    files = set()
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if isinstance(file, str) and os.path.isfile(file):
+            real = os.path.realpath(file)
+            if not real.startswith(own):
+                files.add(real)
+    _emit({"event": "imports", "files": sorted(files)})
 
 
 def _plain(value):
@@ -205,6 +224,8 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 if _TRACE:
     sys.meta_path.insert(0, _Finder())
+    if _TRACE != os.devnull:  # the fork server's worker traces nothing itself
+        start_trace(_TRACE)
 
 
 # Snippets run offline: only loopback is reachable (the mock model, local servers of their own).
