@@ -141,3 +141,21 @@ def test_a_module_imported_from_outside_the_folder_is_part_of_the_entry(project:
     assert verify(project, cache)[1]
     (shared / "footer.py").write_text("FOOTER = 'v2'\n", encoding="utf-8")
     assert not verify(project, cache)[1]
+
+
+def test_parsed_scenarios_are_reused_until_a_file_of_the_folder_changes(project: Path, monkeypatch) -> None:
+    from verified_docs import scenario as scenario_mod
+
+    store = cache_mod.ParsedScenarios.open(project / "parsed")
+    folder, root = project / "snippets" / NAME, project / "snippets"
+    first = store.load(folder, root, "")
+    monkeypatch.setattr(scenario_mod, "_LOADED", {})  # a new process: nothing in memory
+    monkeypatch.setattr(scenario_mod, "_load_scenario", lambda *a: pytest.fail("parsed again"))
+    assert store.load(folder, root, "") == first
+    monkeypatch.undo()
+    with (folder / "scenario.yaml").open("a", encoding="utf-8") as f:
+        f.write("# changed\n")
+    parsed_again = []
+    real = scenario_mod._load_scenario
+    monkeypatch.setattr(scenario_mod, "_load_scenario", lambda *a: parsed_again.append(1) or real(*a))
+    assert store.load(folder, root, "").name == first.name and parsed_again == [1]

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import pickle
+import tempfile
 import platform
 import sys
 from dataclasses import dataclass
@@ -22,7 +25,7 @@ from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 from .golden import write_atomic
-from .scenario import Scenario
+from .scenario import Scenario, load_scenario, remember
 from .verify import RunVerdict, verify_all
 
 DEFAULT_DIR = Path("build") / "cache" / "verified"
@@ -36,7 +39,7 @@ def files_under(folder: Path) -> list[Path]:
                   if p.is_file() and not _SKIPPED_PARTS.intersection(p.relative_to(folder).parts))
 
 
-def _digestfiles_under(paths: list[Path], base: Path, h: "hashlib._Hash") -> None:
+def _digest_files(paths: list[Path], base: Path, h: "hashlib._Hash") -> None:
     for path in paths:
         h.update(path.resolve().relative_to(base.resolve()).as_posix().encode() + b"\0")
         h.update(hashlib.sha256(path.read_bytes()).digest())
@@ -46,7 +49,7 @@ def machinery_digest() -> str:
     """SHA-256 over every file of the ``verified_docs`` package (the runner, tracer, fork
     server, mock model and evidence checks): changing the machinery invalidates every entry."""
     h = hashlib.sha256()
-    _digestfiles_under(files_under(PACKAGE), PACKAGE, h)
+    _digest_files(files_under(PACKAGE), PACKAGE, h)
     return h.hexdigest()
 
 
@@ -85,7 +88,7 @@ class ResultCache:
         """Hex SHA-256 of the scenario's files, its support files, ``languages`` and the context."""
         h = hashlib.sha256(self.context.encode())
         h.update(json.dumps(sorted(languages) if languages else None).encode())
-        _digestfiles_under(files_under(scenario.folder), scenario.folder, h)
+        _digest_files(files_under(scenario.folder), scenario.folder, h)
         outside = sorted({s.path for s in scenario.support if scenario.folder not in s.path.resolve().parents})
         for path in outside:
             h.update(str(path.resolve()).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
@@ -142,3 +145,49 @@ def verify_cached(scenarios: list[Scenario], languages: tuple[str, ...] | None, 
             cache.put(keys[s.name], s, fresh[s.name])
     by_scenario = {s.name: hits[s.name] if hits[s.name] is not None else fresh[s.name] for s in scenarios}
     return by_scenario, {name for name, verdicts in hits.items() if verdicts is not None}
+
+
+PARSED_DIR = Path("build") / "cache" / "parsed"
+
+
+@dataclass(frozen=True)
+class ParsedScenarios:
+    """Scenarios as parsed before, kept on disk (pickles under ``folder``) by the SHA-256 of
+    their folder's files, the interpreter and the machinery: round-trip YAML parsing and schema
+    checks are most of what a rebuild with nothing changed would spend before MkDocs. Use its
+    :meth:`load` as ``discover_project``'s loader. A damaged pickle is parsed again."""
+
+    folder: Path
+    context: str
+
+    @classmethod
+    def open(cls, folder: Path) -> "ParsedScenarios":
+        return cls(Path(folder), machinery_digest() + sys.version)
+
+    def load(self, scenario_folder: Path, root: Path, prefix: str) -> Scenario:
+        """:func:`~verified_docs.scenario.load_scenario`, answered from disk when this exact
+        folder content was parsed before; raises what it raises."""
+        scenario_folder = Path(scenario_folder).resolve()
+        h = hashlib.sha256(f"{self.context}\0{scenario_folder}\0{Path(root).resolve()}\0{prefix}".encode())
+        _digest_files(files_under(scenario_folder), scenario_folder, h)
+        path = self.folder / f"{h.hexdigest()}.pickle"
+        try:
+            scenario = pickle.loads(path.read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+            scenario = load_scenario(scenario_folder, root, prefix)
+            _write_bytes_atomic(path, pickle.dumps(scenario, protocol=pickle.HIGHEST_PROTOCOL))
+            return scenario
+        remember(scenario_folder, root, prefix, scenario)  # the MkDocs hook, in this process, reads it too
+        return scenario
+
+
+def _write_bytes_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise

@@ -28,8 +28,7 @@ from . import cache as cache_mod
 from . import ledger as ledger_mod
 from .errors import SourceError
 from .golden import write_atomic
-from .runner import forkserver
-from .runner.languages import LANGUAGES, worker_environment
+from .runner.languages import LANGUAGES
 from .scenario import discover_project
 
 FENCES = Path("build") / "executed-fences.json"
@@ -56,7 +55,8 @@ def _stage(name: str):
 def verify(root: Path, languages: tuple[str, ...], *, force: bool, jobs: int | None) -> None:
     """Verify every scenario (cached unless ``force``) and write the ledger. Raises
     :class:`StageFailed` when a run failed, :class:`SourceError` on a malformed scenario."""
-    scenarios = discover_project(root)
+    parsed = None if force else cache_mod.ParsedScenarios.open(root / cache_mod.PARSED_DIR)
+    scenarios = discover_project(root, parsed.load if parsed else None)
     cache = None if force else cache_mod.ResultCache.open(root / cache_mod.DEFAULT_DIR)
     estimates = ledger_mod.durations(root / ledger_mod.DEFAULT_LEDGER)
     by_scenario, cached = cache_mod.verify_cached(scenarios, languages, cache, jobs=jobs, estimates=estimates)
@@ -174,9 +174,6 @@ def main(argv: list[str] | None = None) -> int:
     root = args.root.resolve()
     force = args.force or bool(os.environ.get("CI"))
     start = time.perf_counter()
-    if "python" in languages:
-        # Its import (~0.5 s) overlaps loading and hashing the scenarios; idle if all are cached.
-        forkserver.shared(worker_environment()).start_soon()
     fences = Fences(root, force=force)
     try:
         verify(root, languages, force=force, jobs=args.jobs)

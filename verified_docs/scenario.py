@@ -10,12 +10,10 @@ import json
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-import jsonschema
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError
+# ruamel.yaml and jsonschema are imported where a file is parsed: a rebuild that finds every
+# scenario already parsed (see cache.ParsedScenarios) does not pay for importing them.
 
 from .errors import Location, Problem, SourceError
 
@@ -140,6 +138,8 @@ def _schema() -> dict[str, Any]:
 
 def _line_of(doc: Any, path: list[Any]) -> int:
     """1-based line of the value at ``path`` in a ruamel document (the nearest known parent)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     node, line = doc, 1
     for key in path:
         try:
@@ -208,7 +208,18 @@ def load_scenario(folder: Path, root: Path, prefix: str = "") -> Scenario:
     return scenario
 
 
+def remember(folder: Path, root: Path, prefix: str, scenario: Scenario) -> None:
+    """Record ``scenario`` as what ``load_scenario(folder, root, prefix)`` gives while the
+    folder's files stay as they are now (for a loader that found it parsed already)."""
+    folder = Path(folder).resolve()
+    _LOADED[(folder, Path(root).resolve(), prefix)] = (_folder_state(folder), scenario)
+
+
 def _load_scenario(folder: Path, root: Path, prefix: str) -> Scenario:
+    import jsonschema
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError
+
     path = folder / SCENARIO_FILE
     if not path.is_file():
         raise SourceError.at(folder, 0, f"no {SCENARIO_FILE} in scenario folder")
@@ -313,7 +324,7 @@ def _load_scenario(folder: Path, root: Path, prefix: str) -> Scenario:
     )
 
 
-def discover(root: Path, prefix: str = "") -> list[Scenario]:
+def discover(root: Path, prefix: str = "", load: Callable[[Path, Path, str], Scenario] | None = None) -> list[Scenario]:
     """Every scenario under ``root`` (folders holding a ``scenario.yaml``), sorted by name.
 
     Raises :class:`SourceError` with every problem found across all scenarios.
@@ -323,7 +334,7 @@ def discover(root: Path, prefix: str = "") -> list[Scenario]:
     problems: list[Problem] = []
     for yaml_path in sorted(root.rglob(SCENARIO_FILE)):
         try:
-            scenarios.append(load_scenario(yaml_path.parent, root, prefix))
+            scenarios.append((load or load_scenario)(yaml_path.parent, root, prefix))
         except SourceError as e:
             problems.extend(e.problems)
     if problems:
@@ -351,14 +362,15 @@ def _duplicates(scenarios: list[Scenario]) -> list[Problem]:
 SCENARIO_ROOTS = (("snippets", ""), ("examples", "examples/"))
 
 
-def discover_project(project: Path) -> list[Scenario]:
-    """Every scenario of the project at ``project``, guide snippets first, then examples.
-    Raises :class:`SourceError` listing every problem in every scenario."""
+def discover_project(project: Path, load: Callable[[Path, Path, str], Scenario] | None = None) -> list[Scenario]:
+    """Every scenario of the project at ``project``, guide snippets first, then examples, each
+    read by ``load`` (default :func:`load_scenario`; same arguments). Raises
+    :class:`SourceError` listing every problem in every scenario."""
     scenarios: list[Scenario] = []
     problems: list[Problem] = []
     for folder, prefix in SCENARIO_ROOTS:
         try:
-            scenarios += discover(Path(project) / folder, prefix)
+            scenarios += discover(Path(project) / folder, prefix, load)
         except SourceError as e:
             problems.extend(e.problems)
     problems += _duplicates(scenarios)

@@ -77,17 +77,6 @@ class ForkServer:
                 raise ForkServerError(f"the warm Python worker did not start ({self._python} {WORKER}): "
                                       f"{self._log_tail()}")
 
-    def start_soon(self) -> None:
-        """Start the worker on a background thread, so its import of toolnexus overlaps the
-        caller's own start-up; a failure surfaces again, clearly, at the first :meth:`run`."""
-        def start() -> None:
-            try:
-                self._ensure_started()
-            except ForkServerError:
-                pass
-
-        threading.Thread(target=start, name="warm-worker-start", daemon=True).start()
-
     def _read_ready(self) -> bytes:
         result: list[bytes] = []
         reader = threading.Thread(target=lambda: result.append(self._proc.stdout.readline()), daemon=True)
