@@ -3,8 +3,6 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import pytest
-
 from verified_docs.errors import Location
 from verified_docs.mock_model import MockModel
 from verified_docs.scenario import Step, ToolCallStep

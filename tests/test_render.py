@@ -1,8 +1,6 @@
 """Renderers: tabs carry include lines (never code through jinja); evidence reads as sentences."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from conftest import SNIPPETS
 from verified_docs.render.evidence import sentences
 from verified_docs.render.templating import code

@@ -5,8 +5,6 @@ import os
 import shutil
 from pathlib import Path
 
-import pytest
-
 from conftest import SAMPLES, SNIPPETS
 from verified_docs.scenario import load_scenario
 from verified_docs.verify import verify_scenario

@@ -15,6 +15,7 @@ failure, so ``site/`` is only ever replaced by a site whose every code block ran
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import logging
 import os
@@ -41,7 +42,9 @@ class StageFailed(Exception):
 
 
 def _stage(name: str):
+    """Decorator: print how long the stage took once it returns."""
     def wrap(fn):
+        @functools.wraps(fn)
         def run(*args, **kwargs):
             start = time.perf_counter()
             result = fn(*args, **kwargs)

@@ -10,7 +10,10 @@ import json
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    import jsonschema
 
 # ruamel.yaml and jsonschema are imported where a file is parsed: a rebuild that finds every
 # scenario already parsed (see cache.ParsedScenarios) does not pay for importing them.
