@@ -13,6 +13,10 @@ runs:
       - reply: hi
     expect:
       model_requests: 1
+      tool_runs: {}
+      tool_results_shown: []
+      wait_for_calls: 0
+      run_statuses: [done]
 """
 
 
@@ -65,7 +69,7 @@ def test_discover_reports_every_broken_scenario(tmp_path: Path) -> None:
 
 
 def test_run_with_no_evidence_is_refused(tmp_path: Path) -> None:
-    text = VALID.replace("    expect:\n      model_requests: 1\n", "    expect: {}\n")
+    text = VALID.split("    expect:")[0] + "    expect: {}\n"
     with pytest.raises(SourceError, match=r"runs/0/expect: \{\} should be non-empty"):
         load_scenario(make(tmp_path, text), tmp_path)
 
@@ -79,3 +83,26 @@ def test_two_scenarios_with_the_same_title_are_refused(tmp_path: Path) -> None:
         discover_project(tmp_path)
     assert "scenario title 'T' is already used by" in str(e.value)
     assert str(e.value).startswith(f"{tmp_path / 'snippets/g/b/scenario.yaml'}:1:")
+
+
+def test_run_that_talks_to_the_model_must_state_the_evidence_floor(tmp_path: Path) -> None:
+    # Only an exit code and a printed line: a page could describe nothing of what happened.
+    text = VALID.split("    expect:")[0] + "    expect:\n      exit_code: 0\n      stdout_contains: [hi]\n"
+    folder = make(tmp_path, text)
+    with pytest.raises(SourceError) as e:
+        load_scenario(folder, tmp_path)
+    assert str(e.value) == (f"{folder / 'scenario.yaml'}:7: runs/0/expect: evidence below the floor: a run that talks "
+                            "to the model must state tool_runs, tool_results_shown, wait_for_calls, run_statuses; "
+                            "missing tool_runs, tool_results_shown, wait_for_calls, run_statuses")
+
+
+def test_floor_names_only_what_is_missing_and_a_run_without_model_states_its_requests(tmp_path: Path) -> None:
+    partial = VALID.replace("      wait_for_calls: 0\n", "")
+    with pytest.raises(SourceError, match=r":7: runs/0/expect: evidence below the floor: .*; missing wait_for_calls$"):
+        load_scenario(make(tmp_path, partial, "a"), tmp_path)
+    no_model = VALID.split("    model:")[0] + "    model: []\n    expect:\n      stdout_contains: [hi]\n"
+    with pytest.raises(SourceError, match=r":6: runs/0/expect: evidence below the floor: a run that has no model "
+                                          r"script must state model_requests; missing model_requests$"):
+        load_scenario(make(tmp_path, no_model, "b"), tmp_path)
+    fine = VALID.split("    model:")[0] + "    model: []\n    expect:\n      model_requests: 0\n"
+    assert load_scenario(make(tmp_path, fine, "c"), tmp_path).runs[0].expect.model_requests == 0

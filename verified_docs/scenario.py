@@ -23,6 +23,12 @@ from .errors import Location, Problem, SourceError
 SCENARIO_FILE = "scenario.yaml"
 DEFAULT_TIMEOUT_S = 30.0
 STEP_ACTIONS = ("call", "calls", "reply", "quote_last_tool_result")
+# The evidence floor: what every run must state, so a page's account of a run can never rest on
+# an exit code alone. A run that talks to the model states how often each tool ran, what the
+# model was shown, how often wait_for was called (0 is a statement too) and how each run ended;
+# a run with no model script states that it made no model request.
+FLOOR_WITH_MODEL = ("tool_runs", "tool_results_shown", "wait_for_calls", "run_statuses")
+FLOOR_WITHOUT_MODEL = ("model_requests",)
 
 
 
@@ -274,6 +280,13 @@ def _load_scenario(folder: Path, root: Path, prefix: str) -> Scenario:
             programs[lang] = Program(lang, program_path, program_path.with_name(program_path.name + ".out"))
         e = raw["expect"]
         expect_doc = doc["runs"][i]["expect"]
+        floor = FLOOR_WITH_MODEL if raw["model"] else FLOOR_WITHOUT_MODEL
+        below = [k for k in floor if k not in e]
+        if below:
+            who = "talks to the model" if raw["model"] else "has no model script"
+            problems.append(Problem(Location(path, _line_of(doc, ["runs", i, "expect"])),
+                                    f"runs/{i}/expect: evidence below the floor: a run that {who} must state "
+                                    f"{', '.join(floor)}; missing {', '.join(below)}"))
         runs.append(Run(
             where=Location(path, run_line),
             name=raw["name"],
