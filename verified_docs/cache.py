@@ -25,6 +25,7 @@ from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 from .golden import write_atomic
+from .runner.line_coverage import FileLines
 from .scenario import Scenario, load_scenario, remember
 from .verify import RunVerdict, verify_all
 
@@ -104,7 +105,8 @@ class ResultCache:
                     return None  # a module it imported from outside its folder changed
             runs = {run.name: run for run in scenario.runs}
             return [RunVerdict(scenario, runs[r["run"]], r["language"], runs[r["run"]].programs[r["language"]], (),
-                               r["stdout"], r["duration_s"], own_s=r["own_s"], imports=tuple(r["imports"]))
+                               r["stdout"], r["duration_s"], own_s=r["own_s"], imports=tuple(r["imports"]),
+                               lines={f: FileLines.from_json(x) for f, x in r["lines"].items()})
                     for r in entry["runs"]]
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -120,7 +122,8 @@ class ResultCache:
         entry = {"scenario": scenario.name,
                  "imports": {f: hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in outside},
                  "runs": [{"run": v.run.name, "language": v.language, "stdout": v.stdout,
-                           "duration_s": v.duration_s, "own_s": v.own_s, "imports": list(v.imports)}
+                           "duration_s": v.duration_s, "own_s": v.own_s, "imports": list(v.imports),
+                           "lines": {f: x.to_json() for f, x in v.lines.items()}}
                           for v in verdicts]}
         write_atomic(self.folder / f"{key}.json", json.dumps(entry, indent=1) + "\n")
         return True

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import platform
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -16,6 +17,7 @@ from typing import Any
 
 from .errors import SourceError
 from .golden import write_atomic
+from .runner.line_coverage import FileLines
 from .sections import parse_sections
 from .verify import RunVerdict
 
@@ -42,7 +44,11 @@ class Ledger:
     """Parsed ledger. ``programs`` maps a program path (posix, relative to the project root)
     to its entry: ``scenario``, ``language``, ``passed`` (every run passed), ``sha256`` of the
     file, ``sections`` (name -> fingerprint) and ``runs`` (run name -> ``passed``, ``golden``
-    path, ``golden_sha256`` of the file, ``golden_text_sha256`` fingerprint, ``duration_s``)."""
+    path, ``golden_sha256`` of the file, ``golden_text_sha256`` fingerprint, ``duration_s``) and
+    ``lines`` (section name -> ``unrun``: 1-based lines of statements that executed in none of
+    the scenario's runs and carry no ``# not run`` marker; ``not_run``: marked lines, which did
+    not run; ``marked_ran``: marked lines that ran after all). ``lines`` is absent for a
+    language whose runner cannot measure lines."""
 
     toolnexus: str
     python: str
@@ -68,6 +74,36 @@ def _fingerprints(path: Path) -> dict[str, str]:
         return {name: fingerprint(s.text) for name, s in parse_sections(path).items()}
     except SourceError:
         return {}
+
+
+def _section_lines(path: Path, measured: FileLines | None) -> dict[str, dict[str, list[int]]] | None:
+    """Per section of ``path``: which of its lines never ran, which are marked ``# not run``,
+    and which are marked but ran anyway; None when the lines were not measured."""
+    if measured is None:
+        return None
+    try:
+        sections = parse_sections(path)
+    except SourceError:
+        return {}
+    out = {}
+    for name, section in sections.items():
+        body = set(range(section.start_line + 1, section.end_line))
+        out[name] = {
+            "unrun": sorted((measured.statements & body) - measured.executed - measured.excluded),
+            "not_run": sorted(measured.excluded & body - measured.executed),
+            "marked_ran": sorted(measured.excluded & measured.executed & body),
+        }
+    return out
+
+
+def _measured(verdicts: list[RunVerdict]) -> dict[tuple[str, str, str], FileLines]:
+    """(scenario, language, real path) -> the lines that ran in any of that scenario's runs."""
+    out: dict[tuple[str, str, str], FileLines] = {}
+    for v in verdicts:
+        for real, lines in v.lines.items():
+            key = (v.scenario.name, v.language, real)
+            out[key] = out[key].merged(lines) if key in out else lines
+    return out
 
 
 def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
@@ -96,6 +132,15 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
         }
         entry["passed"] = entry["passed"] and v.passed
         entry["sections"] = _fingerprints(path) if entry["passed"] else {}
+    measured = _measured(verdicts)
+
+    def add_lines(entry: dict[str, Any], scenario: str, language: str, path: Path) -> None:
+        lines = _section_lines(path, measured.get((scenario, language, os.path.realpath(path))))
+        if lines is not None:
+            entry["lines"] = lines
+
+    for rel, entry in programs.items():
+        add_lines(entry, entry["scenario"], entry["language"], root / rel)
     # Files the programs import pass when every run of their scenario passed.
     by_scenario: dict[str, list[RunVerdict]] = {}
     for v in verdicts:
@@ -110,6 +155,7 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
                 "sha256": sha256_file(support.path), "runs": {},
                 "sections": _fingerprints(support.path) if passed else {},
             }
+            add_lines(programs[rel], scenario.name, support.language, support.path)
     return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
 
 

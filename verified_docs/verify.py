@@ -13,7 +13,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import golden
@@ -21,7 +21,7 @@ from .errors import Location, Problem, SourceError
 from .sections import parse_sections
 from .evidence import Observation, check_evidence, check_exit
 from .mock_model import MockModel
-from .runner import forkserver
+from .runner import forkserver, line_coverage
 from .runner.languages import LANGUAGES, environment, read_trace, worker_environment
 from .runner.process import run_process
 from .scenario import Program, Run, Scenario
@@ -35,7 +35,9 @@ class RunVerdict:
     its mock model to its last check (its variant re-runs included); ``own_s`` is the program's
     own part of it (first line to exit) when the starter can tell, else ``None``; ``imports``
     are the files of modules it (or a process it started) loaded from outside the interpreter's
-    own folders, as the tracer saw them at exit."""
+    own folders, as the tracer saw them at exit; ``lines`` maps the real path of each of the
+    scenario's files in this language (programs and support files) to the lines coverage.py
+    saw run in this run's processes."""
 
     scenario: Scenario
     run: Run
@@ -47,6 +49,7 @@ class RunVerdict:
     only_output_drifted: bool = False
     own_s: float | None = None
     imports: tuple[str, ...] = ()
+    lines: dict[str, line_coverage.FileLines] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -200,10 +203,14 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
     if missing:
         return RunVerdict(scenario, run, program.language, program, (Problem(run.where, missing),), "", 0.0)
     trace_path = workdir / f".trace-{run.name}.jsonl"
+    coverage_prefix = workdir / f".coverage-{run.name}"
+    measured = _own_files(scenario, program.language)
     start = time.monotonic()
     with MockModel(run.steps, run.where) as mock:
         env = environment(base_url=mock.base_url, api_key=mock.api_key, trace_path=trace_path, workdir=workdir,
                           timeout_s=run.timeout_s)
+        if language.traced:
+            env.update(line_coverage.environment(coverage_prefix, measured))
         if warm and language.forkable:
             try:
                 done = forkserver.shared(worker_environment()).run(program.path, run.args, cwd=workdir, env=env,
@@ -229,6 +236,16 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
     if only_drift and update_outputs:
         golden.write_if_changed(program.golden_path, done.stdout)
         drift = []
+    lines = line_coverage.collect(coverage_prefix, measured) if language.traced else {}
     return RunVerdict(scenario, run, program.language, program, tuple(problems + drift), done.stdout,
                       time.monotonic() - start, only_output_drifted=only_drift, own_s=done.own_s,
-                      imports=tuple(sorted({f for e in obs.trace if e["event"] == "imports" for f in e["files"]})))
+                      imports=tuple(sorted({f for e in obs.trace if e["event"] == "imports" for f in e["files"]})),
+                      lines=lines)
+
+
+def _own_files(scenario: Scenario, language: str) -> list[Path]:
+    """The scenario's programs and support files in ``language``: the files whose lines a
+    page may show, so the files whose executed lines are measured."""
+    files = {p.path for run in scenario.runs for p in run.programs.values() if p.language == language}
+    files |= {p.path for p in scenario.support if p.language == language}
+    return sorted(files)

@@ -76,7 +76,7 @@ def one_shot(answer: Answer):
 
     def wait_for(request: Request) -> Answer:
         if request.id != answer.id or given:
-            raise LookupError(f"request {request.id} is not the one being answered ({answer.id})")
+            raise LookupError(f"request {request.id} is not the one being answered ({answer.id})")  # not run: the stored Answer matches its Request here
         given.append(request.id)
         return answer
 
@@ -99,7 +99,7 @@ async def resume(request_id: str, answer_for) -> int:
     with db:
         db.execute("UPDATE parked SET state = ? WHERE id = ?", ("answered" if answer.ok else "declined", request_id))
     if result.status == "pending":  # the resumed run suspended on something new
-        park(db, result.pending, result.messages)
+        park(db, result.pending, result.messages)  # not run: no resumed run suspends again here
     else:
         print(f"{result.status}: {result.text}")
     return 0

@@ -28,7 +28,7 @@ def rpc(url: str, method: str, params: dict) -> dict:
     with urllib.request.urlopen(request, timeout=10) as response:
         reply = json.load(response)
     if "error" in reply:
-        raise RuntimeError(f"{method}: {reply['error']['message']}")
+        raise RuntimeError(f"{method}: {reply['error']['message']}")  # not run: the server answers without an error here
     return reply["result"]
 
 
@@ -41,7 +41,7 @@ async def poll_task(url: str, task_id: str, timeout: float = 10.0) -> dict:
         if task["status"]["state"] not in ("submitted", "working"):
             return task
         if asyncio.get_running_loop().time() > deadline:
-            raise TimeoutError(f"task {task_id} still {task['status']['state']}")
+            raise TimeoutError(f"task {task_id} still {task['status']['state']}")  # not run: the task leaves 'working' in time here
         await asyncio.sleep(0.05)
 # --8<-- [end:peer]
 

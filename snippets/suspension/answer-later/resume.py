@@ -23,9 +23,9 @@ def one_shot(answer: Answer):
     def wait_for(request: Request) -> Answer:
         nonlocal used
         if request.id != answer.id:
-            raise RuntimeError(f"answer {answer.id} does not belong to request {request.id}")
+            raise RuntimeError(f"answer {answer.id} does not belong to request {request.id}")  # not run: the stored Answer matches here
         if used:
-            raise RuntimeError(f"request {request.id} suspended again; park it instead")
+            raise RuntimeError(f"request {request.id} suspended again; park it instead")  # not run: the resumed call does not suspend again here
         used = True
         return answer
 
@@ -40,7 +40,7 @@ async def main(request_id: str, reply: str) -> None:
         "SELECT request, messages FROM parked WHERE id = ? AND answered = 0", (request_id,)
     ).fetchone()
     if row is None:
-        sys.exit(f"no open request with id {request_id}")
+        sys.exit(f"no open request with id {request_id}")  # not run: the request is parked and open here
     request = Request(**json.loads(row[0]))
     messages = json.loads(row[1])
     answer = Answer(id=request.id, ok=True, data={"value": reply})

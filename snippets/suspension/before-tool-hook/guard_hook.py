@@ -26,7 +26,7 @@ def before_tool(event: dict):
     """Every refund waits for a human: return a suspension instead of letting the tool run."""
     print(f"  before_tool: {event['name']} {event['args']}")
     if event["name"] != "refund":
-        return None  # other tools run as usual
+        return None  # not run: only refunds are called here; other tools would run as usual
     args = event["args"]
     return {"result": pending(
         kind="approval",

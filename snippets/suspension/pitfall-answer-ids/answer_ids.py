@@ -37,7 +37,7 @@ def answer_for(approvals: dict):
         if answer is None:
             print(f"request {request.id}: no approval on file")
             return Answer(id=request.id, ok=False, reason="cancelled")
-        return answer
+        return answer  # not run: no approval on file matches here
 
     return wait_for
 # --8<-- [end:checked]

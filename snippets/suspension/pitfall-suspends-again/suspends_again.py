@@ -14,7 +14,7 @@ def transfer(amount: int, ctx: ToolContext = None):
     if "code" not in ctx.answer.data:
         # Approved; now a second question, with its own id and prompt.
         return pending(kind="input", id=f"otp-{amount}", prompt="Enter the one-time code sent to your phone.")
-    return f"transferred {amount} EUR"
+    return f"transferred {amount} EUR"  # not run: the one-time code never arrives (the pitfall)
 # --8<-- [end:tool]
 
 

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 
 from toolnexus import ToolContext, create_client, create_toolkit, pending, tool
 
@@ -18,6 +19,10 @@ def ask_human(question: str, ctx: ToolContext = None):
         request_id = "ask-" + hashlib.sha1(question.encode()).hexdigest()[:10]
         return pending(kind="input", id=request_id, prompt=question)
     return f"the human replied: {ctx.answer.data['value']}"
+
+
+# The conversation id; the build runs phase 1 and 2 once per model behaviour, each in its own.
+CONVERSATION = sys.argv[1] if len(sys.argv) > 1 else "conv-1"
 
 
 # --8<-- [start:store]
@@ -48,7 +53,7 @@ async def main() -> None:
         model="gpt-4o-mini",
         store=SqliteConversationStore(),  # no wait_for: the run halts
     )
-    result = await client.ask("Deploy the new build. Ask a human where it should go.", toolkit, id="conv-1")
+    result = await client.ask("Deploy the new build. Ask a human where it should go.", toolkit, id=CONVERSATION)
     print(f"status: {result.status}")
     print(f"pending: {result.pending.id} ({result.pending.kind}): {result.pending.prompt}")
     # --8<-- [end:halt]

@@ -42,6 +42,29 @@ def start_trace(path: str | None) -> None:
         atexit.register(_emit_imports)
 
 
+def start_coverage(env) -> None:
+    """Measure the scenario's own files with coverage.py when ``env`` names them
+    (``VERIFIED_DOCS_COVERAGE``: data file prefix; ``VERIFIED_DOCS_COVERAGE_FILES``: paths
+    joined by os.pathsep; see verified_docs.runner.line_coverage, which reads the data). Each
+    process saves its own ``prefix.<suffix>`` at exit."""
+    prefix, files = env.get("VERIFIED_DOCS_COVERAGE"), env.get("VERIFIED_DOCS_COVERAGE_FILES")
+    if not prefix or not files:
+        return
+    import atexit
+
+    import coverage
+
+    cov = coverage.Coverage(data_file=prefix, data_suffix=True, include=files.split(os.pathsep),
+                            config_file=False, branch=False)
+    cov.start()
+
+    def save() -> None:
+        cov.stop()
+        cov.save()
+
+    atexit.register(save)
+
+
 def _emit_imports() -> None:
     own = tuple(os.path.realpath(p) + os.sep for p in {sys.prefix, sys.base_prefix, os.path.dirname(__file__)})
     files = set()
@@ -226,6 +249,7 @@ if _TRACE:
     sys.meta_path.insert(0, _Finder())
     if _TRACE != os.devnull:  # the fork server's worker traces nothing itself
         start_trace(_TRACE)
+        start_coverage(os.environ)
 
 
 # Snippets run offline: only loopback is reachable (the mock model, local servers of their own).

@@ -60,6 +60,11 @@ def _preload() -> None:
     """
     import asyncio  # noqa: F401 -- every snippet uses it
 
+    try:  # every snippet's lines are measured (see sitecustomize.start_coverage)
+        import coverage  # noqa: F401
+    except ImportError:
+        pass
+
     try:
         toolnexus = importlib.import_module("toolnexus")
     except Exception:  # noqa: BLE001 -- see docstring
@@ -134,6 +139,7 @@ def _become_snippet(request: dict, fds: list[int], started_w: int, conn: socket.
         os.close(started_w)
         os.execv(sys.executable, [sys.executable, program, *request["args"]])
     sitecustomize.start_trace(request["env"].get("VERIFIED_DOCS_TRACE"))
+    sitecustomize.start_coverage(request["env"])
     timeout = float(request["timeout_s"])
     faulthandler.dump_traceback_later(max(timeout - 0.4, timeout * 0.8), exit=False, file=sys.stderr)
     os.write(started_w, struct.pack("d", time.monotonic()))
