@@ -123,6 +123,7 @@ class Scenario:
     since: str | None = None
     support: tuple[Program, ...] = ()
     variants: tuple[dict[str, str], ...] = ()
+    replies_unseen: dict[str, str] = field(default_factory=dict)
 
     @property
     def yaml_path(self) -> Path:
@@ -337,6 +338,7 @@ def _load_scenario(folder: Path, root: Path, prefix: str) -> Scenario:
         since=plain.get("since"),
         support=tuple(support),
         variants=tuple(plain.get("variants", [])),
+        replies_unseen=dict(plain.get("replies_unseen", {})),
     )
 
 

@@ -16,10 +16,10 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import golden
+from . import golden, replies
 from .errors import Location, Problem, SourceError
 from .sections import parse_sections
-from .evidence import Observation, check_evidence, check_exit
+from .evidence import Observation, check_evidence, check_exit, tool_results_shown
 from .mock_model import MockModel
 from .runner import forkserver, line_coverage
 from .runner.languages import LANGUAGES, environment, read_trace, worker_environment
@@ -50,6 +50,7 @@ class RunVerdict:
     own_s: float | None = None
     imports: tuple[str, ...] = ()
     lines: dict[str, line_coverage.FileLines] = field(default_factory=dict)
+    reply_trace: replies.ReplyTrace | None = field(default=None, compare=False)
 
     @property
     def passed(self) -> bool:
@@ -108,8 +109,34 @@ def verify_scenario(scenario: Scenario, languages: tuple[str, ...] | None = None
             label = ", ".join(f"{a!r} -> {b!r}" for a, b in mapping.items())
             varied = _verify_language(apply_variant(scenario, mapping), lang, mapping, False, warm)
             mine = [_with_variant(v, w, label) for v, w in zip(mine, varied)]
+        if all(v.passed for v in mine):
+            mine = _reply_pass(scenario, lang, mine, warm)
         verdicts += mine
     return verdicts
+
+
+def _reply_pass(scenario: Scenario, lang: str, mine: list[RunVerdict], warm: bool) -> list[RunVerdict]:
+    """Run the scenario once more with every reply a tool received swapped for a fresh value
+    (:mod:`.replies`), and add to each run's verdict where the fresh value did not travel as
+    the reply did. No replies (no Answer with string data reached a tool): nothing to do."""
+    found: list[str] = []
+    for v in mine:
+        for r in (v.reply_trace.replies if v.reply_trace else ()):
+            if r not in found:
+                found.append(r)
+    if not found:
+        return mine
+    mapping = replies.fresh_values(found)
+    varied = _verify_language(scenario, lang, {}, False, warm, reply_swap=mapping)
+    out = []
+    for v, w in zip(mine, varied):
+        problems = [Problem(p.where, f"with the replies replaced by fresh values: {p.what}", p.details)
+                    for p in w.problems]
+        if v.reply_trace and w.reply_trace:
+            problems += replies.compare(v.reply_trace, w.reply_trace, mapping, scenario.replies_unseen, v.run.where)
+        out.append(replace(v, problems=v.problems + tuple(problems), duration_s=v.duration_s + w.duration_s,
+                           only_output_drifted=v.only_output_drifted and not problems))
+    return out
 
 
 def _with_variant(main: RunVerdict, variant: RunVerdict, label: str) -> RunVerdict:
@@ -172,7 +199,7 @@ def apply_variant(scenario: Scenario, mapping: dict[str, str]) -> Scenario:
 
 
 def _verify_language(scenario: Scenario, lang: str, variant: dict[str, str], update_outputs: bool,
-                     warm: bool) -> list[RunVerdict]:
+                     warm: bool, reply_swap: dict[str, str] | None = None) -> list[RunVerdict]:
     verdicts: list[RunVerdict] = []
     with tempfile.TemporaryDirectory(prefix="verified-docs-") as tmp:
         workdir = Path(tmp)
@@ -185,7 +212,7 @@ def _verify_language(scenario: Scenario, lang: str, variant: dict[str, str], upd
                 verdicts.append(RunVerdict(scenario, run, lang, program, (Problem(
                     run.where, f"not run: the earlier run '{earlier_failed}' failed"),), "", 0.0))
                 continue
-            verdict = _verify_run(scenario, run, program, workdir, update_outputs, variant, warm)
+            verdict = _verify_run(scenario, run, program, workdir, update_outputs, variant, warm, reply_swap)
             verdicts.append(verdict)
             if not verdict.passed:
                 earlier_failed = run.name
@@ -197,7 +224,7 @@ def _verify_language(scenario: Scenario, lang: str, variant: dict[str, str], upd
 
 
 def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, update_outputs: bool,
-                variant: dict[str, str], warm: bool) -> RunVerdict:
+                variant: dict[str, str], warm: bool, reply_swap: dict[str, str] | None = None) -> RunVerdict:
     language = LANGUAGES[program.language]
     missing = language.missing_toolchain()
     if missing:
@@ -211,6 +238,8 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
                           timeout_s=run.timeout_s)
         if language.traced:
             env.update(line_coverage.environment(coverage_prefix, measured))
+        if reply_swap:
+            env[replies.SWAP_ENV] = json.dumps(reply_swap)
         if warm and language.forkable:
             try:
                 done = forkserver.shared(worker_environment()).run(program.path, run.args, cwd=workdir, env=env,
@@ -229,9 +258,10 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
     problems = check_exit(run.expect, obs, _crash_location(program.path, done.stderr, done.timed_out))
     problems += _section_problems(program.path)
     problems += mock.problems()
-    problems += check_evidence(run.expect, obs)
+    # In the reply pass, text is compared with the first pass (replies.compare), not the golden file.
+    problems += check_evidence(replies.structural_expect(run.expect) if reply_swap else run.expect, obs)
     # A flooded run's output is cut off: comparing it would only repeat the flood problem.
-    drift = [] if done.flooded else golden.compare(program.golden_path, done.stdout, variant)
+    drift = [] if done.flooded or reply_swap else golden.compare(program.golden_path, done.stdout, variant)
     only_drift = bool(drift) and not problems
     if only_drift and update_outputs:
         golden.write_if_changed(program.golden_path, done.stdout)
@@ -240,7 +270,8 @@ def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, u
     return RunVerdict(scenario, run, program.language, program, tuple(problems + drift), done.stdout,
                       time.monotonic() - start, only_output_drifted=only_drift, own_s=done.own_s,
                       imports=tuple(sorted({f for e in obs.trace if e["event"] == "imports" for f in e["files"]})),
-                      lines=lines)
+                      lines=lines,
+                      reply_trace=replies.reply_trace(obs.trace, tool_results_shown(obs.requests), done.stdout))
 
 
 def _own_files(scenario: Scenario, language: str) -> list[Path]:

@@ -36,13 +36,15 @@ async def poll_task(url: str, task_id: str, timeout: float = 10.0) -> dict:
     """GetTask until the task leaves submitted/working."""
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
+        await asyncio.sleep(0.05)
         # A thread, because the server in this process answers on this event loop.
         task = await asyncio.to_thread(rpc, url, "GetTask", {"id": task_id})
-        if task["status"]["state"] not in ("submitted", "working"):
-            return task
-        if asyncio.get_running_loop().time() > deadline:
-            raise TimeoutError(f"task {task_id} still {task['status']['state']}")  # not run: the task leaves 'working' in time here
-        await asyncio.sleep(0.05)
+        busy = task["status"]["state"] in ("submitted", "working")
+        if not busy or asyncio.get_running_loop().time() > deadline:
+            break
+    if busy:
+        raise TimeoutError(f"task {task_id} still {task['status']['state']}")  # not run: it finishes in time here
+    return task
 # --8<-- [end:peer]
 
 

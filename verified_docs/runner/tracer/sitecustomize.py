@@ -123,6 +123,17 @@ class _ReadRecordingDict(dict):
         return super().items()
 
 
+def _swapped(value, swap: dict):
+    """``value`` with every string equal to a key of ``swap`` replaced by its value, deep."""
+    if isinstance(value, str):
+        return swap.get(value, value)
+    if isinstance(value, dict):
+        return {k: _swapped(v, swap) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_swapped(v, swap) for v in value]
+    return value
+
+
 def _patch_toolkit(module) -> None:
     real = module.Toolkit.execute
 
@@ -131,8 +142,12 @@ def _patch_toolkit(module) -> None:
         answer = getattr(ctx, "answer", None)
         watched = None
         if answer is not None and isinstance(answer.data, dict):
-            # Same values, same types: only reads of ctx.answer.data are noted.
-            watched = _ReadRecordingDict(answer.data)
+            # Same values, same types: only reads of ctx.answer.data are noted. In the harness's
+            # reply pass, each reply the tool receives is swapped for a fresh value first.
+            swap = json.loads(os.environ.get("VERIFIED_DOCS_REPLY_SWAP") or "{}")
+            data = _swapped(answer.data, swap) if swap else answer.data
+            watched = _ReadRecordingDict(data)
+            answer = dataclasses.replace(answer, data=data)
             ctx = dataclasses.replace(ctx, answer=dataclasses.replace(answer, data=watched))
         result = await real(self, name, args, ctx)
         meta = result.metadata or {}
