@@ -21,3 +21,26 @@ def test_a_declined_answer_mutant_is_killed() -> None:
     mutant = _run_mutant(scenario, op, path, line, before, mutated)
     assert mutant.killed, mutant.describe()
     assert "ok=False" in mutant.after
+
+
+def test_score_leaves_out_named_equivalents_and_refuses_a_stale_entry() -> None:
+    from dataclasses import replace
+
+    from verified_docs.mutate import Mutant, score
+
+    scenario = load_scenario(SNIPPETS / "suspension/agents-resume", SNIPPETS)
+    names = {(e["operator"], e["file"]) for e in scenario.equivalent_mutants}
+    assert ("reply under another key", "new_process.py") in names
+    survivor = Mutant(scenario.name, "reply under another key", "new_process.py", 15, "a", "b", killed=False)
+    killed = [Mutant(scenario.name, "dropped await", "rerun.py", n, "a", "b", killed=True) for n in range(9)]
+    result = score(scenario, [survivor, *killed])
+    assert (result.killed, result.counted, result.excused) == (9, 9, (survivor,))
+    # An entry whose mutant no longer survives is an error, not a silent excuse.
+    assert result.problems == (f"{scenario.yaml_path}:1: equivalent_mutants lists 'answer declined instead of accepted' "
+                               "in new_process.py, but no such mutant survived (it was killed, or the edit no longer "
+                               "applies): remove the entry",)
+    # A survivor that is not named counts against the scenario, and is named in the failure.
+    other = replace(survivor, operator="tool ignores ctx.answer", file="rerun.py")
+    failing = score(scenario, [other, *killed[:3]])
+    assert failing.failures()[1].startswith("suspension/agents-resume: 75.0% of mutants killed (3/4), below 90%")
+    assert failing.failures()[2] == "  " + other.describe()

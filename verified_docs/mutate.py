@@ -36,7 +36,9 @@ OPERATORS = (
     Operator("resume replays instead of rewinding", re.compile(r"history=(\w+)\[:\w+\]"), r"history=\1"),
     Operator("dropped await", re.compile(r"\bawait (?=[\w.]+\.(run|ask|resume|execute)\()"), ""),
     Operator("hard-coded result printed", re.compile(r"\{(\w+)\.text\}"), "<hard-coded>"),
+    Operator("hard-coded status printed", re.compile(r"\{(\w+)\.status\}"), "<hard-coded>"),
 )
+THRESHOLD = 90.0  # percent of the mutants of each scenario that its checks must kill
 
 
 @dataclass(frozen=True)
@@ -103,3 +105,74 @@ def scores(mutants: list[Mutant]) -> dict[str, tuple[int, int]]:
         killed, total = out.get(m.scenario, (0, 0))
         out[m.scenario] = (killed + m.killed, total + 1)
     return out
+
+
+@dataclass(frozen=True)
+class Score:
+    """One scenario's mutation result: ``killed`` of ``counted`` mutants (``excused``: the
+    survivors the scenario names as equivalent, left out of the count), the ``survivors`` that
+    count against it, and ``problems`` (equivalent-mutant entries that match no survivor)."""
+
+    scenario: str
+    killed: int
+    counted: int
+    survivors: tuple[Mutant, ...]
+    excused: tuple[Mutant, ...]
+    problems: tuple[str, ...]
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.killed / self.counted if self.counted else 0.0
+
+    def failures(self, threshold: float = THRESHOLD) -> list[str]:
+        """Why this scenario fails the mutation check (empty: it passes)."""
+        out = list(self.problems)
+        if not self.counted:
+            out.append(f"{self.scenario}: no careless edit applies to its programs; the mutation check cannot vouch "
+                       "for its evidence")
+        elif self.percent < threshold:
+            out.append(f"{self.scenario}: {self.percent:.1f}% of mutants killed ({self.killed}/{self.counted}), "
+                       f"below {threshold:g}%; survivors:")
+            out += ["  " + m.describe() for m in self.survivors]
+        return out
+
+
+def score(scenario: Scenario, mutants: list[Mutant]) -> Score:
+    """Score ``mutants`` of ``scenario`` against its ``equivalent_mutants`` list (matched by
+    operator name and file)."""
+    mine = [m for m in mutants if m.scenario == scenario.name]
+    listed = [(e["operator"], e["file"]) for e in scenario.equivalent_mutants]
+    excused = tuple(m for m in mine if not m.killed and (m.operator, m.file) in listed)
+    survivors = tuple(m for m in mine if not m.killed and m not in excused)
+    problems = tuple(f"{scenario.yaml_path}:1: equivalent_mutants lists {op!r} in {file}, but no such mutant survived "
+                     "(it was killed, or the edit no longer applies): remove the entry"
+                     for op, file in listed if not any((m.operator, m.file) == (op, file) for m in excused))
+    counted = len(mine) - len(excused)
+    return Score(scenario.name, sum(m.killed for m in mine), counted, survivors, excused, problems)
+
+
+MUTATION_CACHE = Path("build") / "cache" / "mutation"
+
+
+def check_scenario(scenario: Scenario, cache_dir: Path | None, jobs: int = 2) -> Score:
+    """Mutate and verify ``scenario``, then score it. With ``cache_dir``, a scenario whose files,
+    toolnexus, interpreter and machinery are as when it was last mutated is scored from the
+    stored mutants (the same content key as the verification cache; a failing score is stored
+    too, since it is as much a function of that content as a passing one)."""
+    import json
+
+    from .cache import ResultCache
+    from .golden import write_atomic
+
+    path = None
+    if cache_dir is not None:
+        path = Path(cache_dir) / f"{ResultCache.open(Path(cache_dir)).key(scenario, None)}.json"
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+            return score(scenario, [Mutant(**m) for m in stored])
+        except (OSError, ValueError, TypeError):
+            pass
+    mutants = mutate_all([scenario], jobs=jobs)
+    if path is not None:
+        write_atomic(path, json.dumps([m.__dict__ for m in mutants], indent=1) + "\n")
+    return score(scenario, mutants)

@@ -124,6 +124,7 @@ class Scenario:
     support: tuple[Program, ...] = ()
     variants: tuple[dict[str, str], ...] = ()
     replies_unseen: dict[str, str] = field(default_factory=dict)
+    equivalent_mutants: tuple[dict[str, str], ...] = ()
 
     @property
     def yaml_path(self) -> Path:
@@ -339,6 +340,7 @@ def _load_scenario(folder: Path, root: Path, prefix: str) -> Scenario:
         support=tuple(support),
         variants=tuple(plain.get("variants", [])),
         replies_unseen=dict(plain.get("replies_unseen", {})),
+        equivalent_mutants=tuple(plain.get("equivalent_mutants", [])),
     )
 
 
