@@ -42,5 +42,5 @@ def test_score_leaves_out_named_equivalents_and_refuses_a_stale_entry() -> None:
     # A survivor that is not named counts against the scenario, and is named in the failure.
     other = replace(survivor, operator="tool ignores ctx.answer", file="rerun.py")
     failing = score(scenario, [other, *killed[:3]])
-    assert failing.failures()[1].startswith("suspension/agents-resume: 75.0% of mutants killed (3/4), below 90%")
-    assert failing.failures()[2] == "  " + other.describe()
+    assert failing.failures()[2].startswith("suspension/agents-resume: 75.0% of mutants killed (3/4), below 90%")
+    assert failing.failures()[3] == "  " + other.describe()
