@@ -5,10 +5,16 @@ that its hooks also see the Markdown fences collected from docs/.
 - ``built_site`` (session): ``mkdocs build --strict`` of the real docs against that ledger.
 - Python fences that pytest-markdown-docs executed and passed are recorded, so the guard can
   tell an executed fence from one that was silently skipped.
+- Each page's fences start from the environment, working directory and ``sys.path`` as they
+  were before that page, so a fence cannot pass on what another page's fences set (the build
+  goes further and runs each page in its own process).
+- Under the build (``VERIFIED_DOCS_FENCES_OUT`` set) the files the fences read are recorded
+  too, with the failures at their page line, for the build's fence cache and report.
 - Tests marked ``guard`` run last, after every fence had its chance to run.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -18,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from verified_docs import ledger as ledger_mod
+from verified_docs.fence_run import FenceFailure, PageRun, ProcessState, ReadRecorder
 from verified_docs.scenario import Scenario, discover_project
 from verified_docs.verify import RunVerdict, verify_all
 
@@ -25,6 +32,9 @@ ROOT = Path(__file__).resolve().parent
 SNIPPETS = ROOT / "snippets"
 SAMPLES = ROOT / "tests" / "samples"
 EXECUTED_FENCES = pytest.StashKey[set]()
+FAILED_FENCES = pytest.StashKey[list]()
+READS = pytest.StashKey[ReadRecorder]()
+PAGE_STATE = pytest.StashKey[tuple]()
 # Sample programs are inputs, not tests; --markdown-docs would import them for docstrings.
 collect_ignore = ["tests/samples"]
 
@@ -32,6 +42,9 @@ collect_ignore = ["tests/samples"]
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "guard: checks the built site; runs after everything else")
     config.stash[EXECUTED_FENCES] = set()
+    config.stash[FAILED_FENCES] = []
+    if os.environ.get("VERIFIED_DOCS_FENCES_OUT"):
+        config.stash[READS] = ReadRecorder()
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -42,24 +55,65 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     items.sort(key=order)
 
 
+def _fence_page(item: pytest.Item | None) -> str | None:
+    definition = getattr(item, "test_definition", None)
+    return None if definition is None else str(Path(definition.source_path).resolve())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    # Fences of one page run one after the other (pytest collects a file's items together):
+    # take the process state before a page's first fence, put it back after its last.
+    page = _fence_page(item)
+    if page is None:
+        return (yield)
+    stash = item.config.stash
+    if stash.get(PAGE_STATE, (None,))[0] != page:
+        stash[PAGE_STATE] = (page, ProcessState.capture())
+    recorder = stash.get(READS, None)
+    try:
+        with recorder.recording() if recorder else contextlib.nullcontext():
+            return (yield)
+    finally:
+        if _fence_page(nextitem) != page:
+            stash[PAGE_STATE][1].restore()
+            del stash[PAGE_STATE]
+
+
+def _failure_line(item: pytest.Item, excinfo: pytest.ExceptionInfo) -> int:
+    """The page line the fence failed at: the innermost traceback entry in the page (fences
+    are compiled under the page's path with its line numbers), else the fence's opening line."""
+    definition = item.test_definition
+    page = str(definition.source_path)
+    if isinstance(excinfo.value, SyntaxError) and excinfo.value.filename == page and excinfo.value.lineno:
+        return excinfo.value.lineno
+    lines = [entry.lineno + 1 for entry in excinfo.traceback if str(entry.path) == page]
+    return lines[-1] if lines else definition.start_line
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     # A markdown-docs fence counts as executed only when its call phase passed. Its
     # start_line is pytest-markdown-docs' own (markdown-it's 0-based fence line + 1).
     outcome = yield
     report = outcome.get_result()
-    definition = getattr(item, "test_definition", None)
-    if report.when == "call" and report.passed and definition is not None:
-        item.config.stash[EXECUTED_FENCES].add((str(Path(definition.source_path).resolve()), definition.start_line))
+    page = _fence_page(item)
+    if page is None:
+        return
+    if report.when == "call" and report.passed:
+        item.config.stash[EXECUTED_FENCES].add((page, item.test_definition.start_line))
+    elif report.failed and call.excinfo is not None:
+        message = (call.excinfo.exconly().strip().splitlines() or [call.excinfo.typename])[0]
+        item.config.stash[FAILED_FENCES].append(FenceFailure(page, _failure_line(item, call.excinfo), message))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    # `nox -s docs` runs the docs fences on their own, then guards the built site with this list.
+    # The build runs each page's fences in a process of its own, then guards the built site
+    # with what they executed and caches the pass on what they read.
     out = os.environ.get("VERIFIED_DOCS_FENCES_OUT")
     if out:
-        from verified_docs.guard import save_executed
-
-        save_executed(Path(out), session.config.stash[EXECUTED_FENCES])
+        stash = session.config.stash
+        PageRun(frozenset(stash[EXECUTED_FENCES]), tuple(stash[FAILED_FENCES]), stash[READS].reads()).save(Path(out))
 
 
 @dataclass(frozen=True)

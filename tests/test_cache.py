@@ -12,7 +12,6 @@ from conftest import SNIPPETS
 from verified_docs import cache as cache_mod
 from verified_docs import cli
 from verified_docs import ledger as ledger_mod
-from verified_docs.pipeline import _fences_key
 from verified_docs.scenario import load_scenario
 
 NAME = "suspension/approval-gate"
@@ -101,16 +100,6 @@ def test_force_and_ci_run_every_scenario(project: Path, how: str, monkeypatch, c
     assert cli.main(args + (["--force"] if how == "force" else [])) == 0
     out = capsys.readouterr().out
     assert "(cached)" not in out and "0 of 1 scenarios unchanged" in out
-
-
-def test_the_fences_key_follows_the_docs(tmp_path: Path) -> None:
-    for name in ("conftest.py", "pyproject.toml", "docs/index.md"):
-        (tmp_path / name).parent.mkdir(exist_ok=True)
-        (tmp_path / name).write_text("x\n")
-    before = _fences_key(tmp_path)
-    assert _fences_key(tmp_path) == before
-    (tmp_path / "docs" / "index.md").write_text("```python\nprint(1)\n```\n")
-    assert _fences_key(tmp_path) != before
 
 
 def test_verify_only_keeps_the_other_scenarios_in_the_ledger(tmp_path: Path, monkeypatch) -> None:

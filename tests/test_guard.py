@@ -5,7 +5,8 @@ import pytest
 
 from conftest import ROOT, BuiltSite, Verification
 from verified_docs import ledger as ledger_mod
-from verified_docs.guard import check_site, published_source_problems
+from verified_docs.directive import find_directives
+from verified_docs.guard import check_site, directive_problems, published_source_problems
 from verified_docs.render.tabs import SOURCE_DIR
 
 
@@ -21,6 +22,13 @@ def test_every_code_block_in_the_site_ran(built_site: BuiltSite, verification: V
     problems, checked = check_site(built_site.site, ROOT / "docs", verified, executed_fences)
     assert checked >= 5, f"only {checked} code blocks in the built site; is the hook rendering examples?"
     assert not problems, "\n".join(str(p) for p in problems)
+
+
+def test_every_directive_of_the_docs_came_out_as_its_block(built_site: BuiltSite) -> None:
+    assert built_site.returncode == 0, built_site.output
+    directives = [d for md in sorted((ROOT / "docs").rglob("*.md")) for d in find_directives(md.read_text(), md)]
+    assert len(directives) >= 20 and {d.kind for d in directives} == {"example", "evidence", "contract", "matrix"}
+    assert directive_problems(built_site.site, ROOT / "docs") == []
 
 
 def test_every_verified_program_is_published_byte_for_byte(built_site: BuiltSite, verification: Verification) -> None:

@@ -90,3 +90,88 @@ def test_tab_sets_material_would_link_by_mistake_are_problems(tmp_path: Path) ->
         "page/index.html tab set #3 reuses the label 'Inline host' of other/index.html tab set #1; "
         "Material would switch both sets together",
     ]
+
+
+DIRECTIVES = """# Page
+
+<!-- verified-example scenario="g/s" program="main" section="tool" -->
+
+<!-- verified-evidence scenario="g/s" -->
+
+<!-- verified-matrix -->
+"""
+TABS = '<div class="tabbed-set tabbed-alternate"><div class="tabbed-content"><div class="tabbed-block">{}</div></div></div>'
+BOX = '<div class="admonition success"><p class="admonition-title">Checked</p><p>text{}</p></div>'
+TABLE = "<table><thead><tr><th>Scenario{}</th></tr></thead></table>"
+
+
+def marked(kind: str, line: int, tag: str = "span") -> str:
+    return f'<{tag} data-vd-directive="{kind}-{line}"></{tag}>'
+
+
+def directive_site(tmp_path: Path, body: str, md: str = DIRECTIVES) -> tuple[Path, Path]:
+    docs = tmp_path / "docs"
+    docs.mkdir(exist_ok=True)
+    (docs / "page.md").write_text(md)
+    site = tmp_path / "site"
+    (site / "page").mkdir(parents=True, exist_ok=True)
+    (site / "page" / "index.html").write_text(f"<html><body><article>{body}</article></body></html>")
+    return site, docs
+
+
+def test_every_directive_that_came_out_as_its_block_passes(tmp_path: Path) -> None:
+    from verified_docs.guard import directive_problems
+
+    body = (TABS.format(marked("example", 3, "small") + "<input type=radio>" + marked("example", 3, "small"))
+            + BOX.format(marked("evidence", 5)) + TABLE.format(marked("matrix", 7)))
+    assert directive_problems(*directive_site(tmp_path, body)) == []
+
+
+def test_a_page_with_fewer_verified_blocks_than_directives_fails_at_the_first_missing(tmp_path: Path) -> None:
+    from verified_docs.guard import directive_problems
+
+    site, docs = directive_site(tmp_path, TABS.format(marked("example", 3, "small")) + TABLE.format(marked("matrix", 7)))
+    assert [str(p) for p in directive_problems(site, docs)] == [
+        f"{docs / 'page.md'}:5: verified-evidence did not come out in page/index.html: "
+        "2 of the page's 3 directive(s) did; this is the first that did not"]
+
+
+def test_a_page_built_without_the_hook_has_no_marker_and_fails(tmp_path: Path) -> None:
+    # What a generator that runs no hooks (Zensical) leaves: the directives as HTML comments.
+    from verified_docs.guard import directive_problems
+
+    site, docs = directive_site(tmp_path, "<!-- verified-example scenario=\"g/s\" program=\"main\" section=\"tool\" -->")
+    assert [str(p) for p in directive_problems(site, docs)] == [
+        f"{docs / 'page.md'}:3: verified-example did not come out in page/index.html: none of the page's 3 "
+        "directive(s) did (no data-vd-directive marker at all: was the page built without the verified_docs hook?)"]
+
+
+def test_a_marker_outside_its_block_or_in_a_code_block_does_not_count(tmp_path: Path) -> None:
+    from verified_docs.guard import directive_problems
+
+    escaped = "<pre><code>&lt;small data-vd-directive=&quot;evidence-5&quot;&gt;</code></pre>"
+    body = "<p>" + marked("example", 3, "small") + "</p>" + escaped + TABLE.format(marked("matrix", 7))
+    site, docs = directive_site(tmp_path, body)
+    assert [str(p) for p in directive_problems(site, docs)] == [
+        f"{docs / 'page.md'}:3: verified-example did not come out in page/index.html: its marker is not inside a "
+        "tabbed-set element, so the block did not; 1 of the page's 3 directive(s) did"]
+
+
+def test_an_unclosed_fence_a_stray_marker_and_an_unbuilt_page_are_problems(tmp_path: Path) -> None:
+    from verified_docs.guard import directive_problems
+
+    site, docs = directive_site(tmp_path, marked("example", 9), md="# Page\n\n```text\n" + DIRECTIVES)
+    (docs / "other.md").write_text('# Other\n\n<!-- verified-evidence scenario="g/s" -->\n')
+    (docs / "plain.md").write_text("# Plain\n")
+    site_page = site / "page" / "index.html"
+    assert [str(p).splitlines()[0] for p in directive_problems(site, docs)] == [
+        f"{docs / 'other.md'}:3: verified-evidence did not come out: the page was not built into {site}",
+        f"{docs / 'page.md'}:3: code fence '```text' is never closed: it swallows everything after it",
+    ]
+    (docs / "page.md").write_text(DIRECTIVES)
+    (docs / "other.md").unlink()
+    site_page.write_text(TABS.format(marked("example", 3)) + BOX.format(marked("evidence", 5))
+                         + TABLE.format(marked("matrix", 7) + marked("matrix", 9)))
+    assert [str(p) for p in directive_problems(site, docs)] == [
+        f"{site_page}: marker data-vd-directive=\"matrix-9\" matches no directive of "
+        f"{docs / 'page.md'} (a stale page, or lines miscounted?)"]

@@ -98,3 +98,43 @@ def test_evidence_directive_renders_from_the_scenario(project: Path) -> None:
     html = (project / "site/page/index.html").read_text()
     assert "Checked on every build" in html
     assert "<code>wait_for</code> was called 2 times." in html
+
+
+def test_an_unclosed_fence_that_swallows_the_example_fails_the_build_at_its_line(project: Path) -> None:
+    page = PAGE.format(scenario="suspension/approval-gate", section="tool")
+    (project / "docs/page.md").write_text("# Page\n\n```text\nnever closed\n" + page[len("# Page\n"):])
+    built = build_site(project / "ledger.json", project / "site", config=project / "mkdocs.yml")
+    assert built.returncode != 0
+    assert (f"{project / 'docs/page.md'}:3: code fence '```text' is never closed: it swallows everything after it\n"
+            "    close it with a line holding ```; it hides the verified directive(s) at line(s) 6") in built.output
+
+
+def test_every_directive_comes_out_with_its_marker_at_its_file_line(project: Path) -> None:
+    # Front matter is taken off before the hook sees the page: lines still count from the file's top.
+    from verified_docs.guard import directive_problems
+
+    (project / "docs/page.md").write_text(
+        "---\ntitle: A page\n---\n\n" + PAGE.format(scenario="suspension/approval-gate", section="tool")
+        + '\n<!-- verified-evidence scenario="suspension/approval-gate" -->\n')
+    built = build_site(project / "ledger.json", project / "site", config=project / "mkdocs.yml")
+    assert built.returncode == 0, built.output
+    html = (project / "site/page/index.html").read_text()
+    assert 'data-vd-directive="example-7"' in html and 'data-vd-directive="evidence-9"' in html
+    assert directive_problems(project / "site", project / "docs") == []
+
+
+def test_a_site_built_without_the_hook_fails_the_guard_at_the_first_directive(project: Path, tmp_path: Path) -> None:
+    # As a generator that runs no MkDocs hooks (Zensical) would build it: directives stay comments.
+    from verified_docs.guard import directive_problems
+
+    build(project)
+    with_hook = (project / "mkdocs.yml").read_text()
+    without = with_hook.replace(f"hooks:\n  - {ROOT / 'verified_docs/mkdocs_hook.py'}\n", "")
+    assert without != with_hook
+    config = project / "mkdocs-no-hook.yml"
+    config.write_text(without)
+    built = build_site(project / "ledger.json", tmp_path / "site", config=config)
+    assert built.returncode == 0, built.output
+    assert [str(p) for p in directive_problems(tmp_path / "site", project / "docs")] == [
+        f"{project / 'docs/page.md'}:3: verified-example did not come out in page/index.html: none of the page's 1 "
+        "directive(s) did (no data-vd-directive marker at all: was the page built without the verified_docs hook?)"]

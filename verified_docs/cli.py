@@ -45,11 +45,13 @@ def main(argv: list[str] | None = None) -> int:
     combine.add_argument("reports", type=Path, nargs="+", help="reports written by verify --report")
     combine.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
     combine.add_argument("--write", type=Path, default=matrix.MATRIX_FILE, help="matrix file to write, under root")
-    guard = sub.add_parser("guard", help="fail on any code block in a built site that did not run in this build")
+    guard = sub.add_parser("guard", help="fail on any code block in a built site that did not run in this build, "
+                                         "or any directive that did not come out")
     guard.add_argument("--site", type=Path, required=True, help="the built site folder")
     guard.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
     guard.add_argument("--ledger", type=Path, default=ledger_mod.DEFAULT_LEDGER, help="ledger path, under root")
-    guard.add_argument("--fences", type=Path, required=True, help="executed fences, as written by the test plugin")
+    guard.add_argument("--fences", type=Path, required=True,
+                       help="executed fences, as the build writes them (build/executed-fences.json)")
     mutation = sub.add_parser("mutate", help="mutation testing: do the scenarios catch careless edits?")
     mutation.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
     mutation.add_argument("--only", metavar="GLOB", default="*", help="scenarios to mutate (fnmatch)")
@@ -151,7 +153,7 @@ def _mutate(args: argparse.Namespace) -> int:
 
 
 def _guard(args: argparse.Namespace) -> int:
-    from .guard import check_site, load_executed, published_source_problems  # needs the docs extra
+    from .guard import check_site, directive_problems, load_executed, published_source_problems  # the docs extra
 
     root = args.root.resolve()
     try:
@@ -161,6 +163,7 @@ def _guard(args: argparse.Namespace) -> int:
         return 2
     problems, checked = check_site(args.site, root / "docs", ledger.verified_hashes(), load_executed(args.fences))
     problems += published_source_problems(args.site, ledger.passed_files())
+    problems += directive_problems(args.site, root / "docs")
     for p in problems:
         print(p, file=sys.stderr)
     if checked == 0:

@@ -38,7 +38,13 @@ VALID = {"example": REQUIRED["example"] + ("output", "run"), "evidence": REQUIRE
 # Anything that looks like one of our comments but is not a valid directive (a misspelt kind, a
 # directive sharing its line) would otherwise vanish silently from the page, so it is an error.
 _NEAR_MISS = re.compile(r"<!--\s*verified", re.IGNORECASE)
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+# A fence opens with three or more backticks or tildes (a backtick fence's info string holds no
+# backtick: "```a```" is inline code) and closes with a run of the same character at least as
+# long, followed by nothing but spaces (CommonMark 4.5). Any indentation: fences nest in tabs.
+_FENCE = re.compile(r"^[ \t]*(?P<mark>`{3,}|~{3,})(?P<info>.*)$")
+# What each directive comes out as carries this attribute (value: ``<kind>-<line>``), so the
+# guard can tell, in the HTML alone, which directives came out (see :func:`marker`).
+MARKER_ATTRIBUTE = "data-vd-directive"
 
 
 @dataclass(frozen=True)
@@ -59,23 +65,28 @@ class Directive:
         return f"{self.where}: {self.scenario} {self.program}#{self.section}"
 
 
-def find_directives(markdown: str, page: Path) -> list[Directive]:
-    """Every directive in ``markdown`` (outside code fences), in order.
+def find_directives(markdown: str, page: Path, first_line: int = 1) -> list[Directive]:
+    """Every directive in ``markdown`` (outside code fences), in order. ``first_line`` is the
+    page line ``markdown`` starts at (after front matter the generator took off), so that
+    every line reported is a line of the file.
 
     Raises :class:`SourceError` naming the page and line for unknown or missing attributes,
-    a bad ``output`` value, or text the directive grammar cannot read.
+    a bad ``output`` value, text the directive grammar cannot read, or a code fence that is
+    never closed (it would swallow every directive after it, silently).
     """
     found: list[Directive] = []
-    fence: str | None = None
-    for number, line in enumerate(markdown.splitlines(), start=1):
+    fence: tuple[str, int, str] | None = None  # (mark, line, opening line) of the open fence
+    lines = markdown.splitlines()
+    for number, line in enumerate(lines, start=first_line):
         f = _FENCE.match(line)
         if f:
-            mark = f.group(1)
-            if fence is None:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence):
+            mark, info = f.group("mark"), f.group("info")
+            if fence is None and not (mark[0] == "`" and "`" in info):
+                fence = (mark, number, line.strip())
+                continue
+            if fence is not None and mark[0] == fence[0][0] and len(mark) >= len(fence[0]) and not info.strip():
                 fence = None
-            continue
+                continue
         if fence is not None:
             continue
         m = DIRECTIVE.match(line)
@@ -107,4 +118,29 @@ def find_directives(markdown: str, page: Path) -> list[Directive]:
             raise SourceError.at(page, number, f"output: expected one of {', '.join(OUTPUT_CHOICES)}, got {output!r}")
         found.append(Directive(Location(page, number), m.group("indent"), attrs.get("scenario", ""),
                                attrs.get("program", ""), attrs.get("section", ""), output, kind, attrs.get("run", "")))
+    if fence is not None:
+        mark, number, opening = fence
+        swallowed = [n for n, line in enumerate(lines[number - first_line + 1:], start=number + 1) if DIRECTIVE.match(line)]
+        raise SourceError.at(page, number, f"code fence {opening!r} is never closed: it swallows everything after it",
+                             f"close it with a line holding {mark}" + (
+                                 f"; it hides the verified directive(s) at line(s) {', '.join(map(str, swallowed))}"
+                                 if swallowed else ""))
     return found
+
+
+def marker_value(directive: Directive) -> str:
+    """``<kind>-<line>``: what identifies ``directive`` in the HTML of its page."""
+    return f"{directive.kind}-{directive.where.line}"
+
+
+def marker(directive: Directive) -> str:
+    """The HTML attribute (``data-vd-directive="example-12"``) that the block ``directive``
+    renders into carries on an element inside it, so the guard can tell what came out."""
+    return f'{MARKER_ATTRIBUTE}="{marker_value(directive)}"'
+
+
+def body_start(source: str, body: str) -> int:
+    """The 1-based line of ``source`` (a page file) at which ``body`` (the Markdown a site
+    generator passed on after taking off front matter) begins; 1 when nothing was taken off.
+    Front matter and the blank lines after it are whole lines, so counting lines suffices."""
+    return max(len(source.splitlines()) - len(body.splitlines()), 0) + 1

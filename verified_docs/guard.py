@@ -1,9 +1,15 @@
-"""The guard: every code block in the built site must be something that ran in this build.
+"""The guard: every code block in the built site must be something that ran in this build,
+and every directive of ``docs/`` must have come out as the block it stands for.
 
 A block passes when its text is a section or golden output that the ledger records as passed,
 or a Python fence of ``docs/`` that pytest-markdown-docs executed and passed in this session.
 Anything else (a hand-written block, a fence nested in a tab or admonition that
 pytest-markdown-docs skipped, an unclosed section that pulled in the rest of a file) fails.
+
+Directives are counted from the Markdown sources and from the markers their rendered blocks
+carry in the HTML (:func:`verified_docs.directive.marker`), so a directive that vanished (left
+an invisible comment by a generator that ran no hooks, swallowed by an unclosed fence or raw
+HTML) fails at its page and line whichever generator built the site.
 """
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ import html
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -20,7 +27,8 @@ from markdown_it import MarkdownIt
 
 from .render.tabs import SOURCE_DIR
 from .runner.languages import LANGUAGES
-from .errors import Location, Problem
+from .directive import MARKER_ATTRIBUTE, Directive, find_directives, marker_value
+from .errors import Location, Problem, SourceError
 from .golden import write_atomic
 from .ledger import fingerprint
 
@@ -40,16 +48,44 @@ class CodeBlock:
     text: str
 
 
-class _PreCollector(HTMLParser):
+# Elements that never have an end tag, so never stay open around a marker.
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+@dataclass(frozen=True)
+class ParsedPage:
+    """What the guard reads from one HTML page: the text of each ``<pre>``, in order, and each
+    directive marker's value with the tags and classes of the elements around it."""
+
+    blocks: tuple[str, ...]
+    markers: tuple[tuple[str, frozenset[tuple[str, str]]], ...]
+
+
+class _PageParser(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.depth = 0
         self.current: list[str] = []
         self.blocks: list[str] = []
+        self.open: list[tuple[str, frozenset[str]]] = []
+        self.markers: list[tuple[str, frozenset[tuple[str, str]]]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = self._note(attrs)
         if tag == "pre":
             self.depth += 1
+        if tag not in _VOID:
+            self.open.append((tag, frozenset((values.get("class") or "").split())))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._note(attrs)  # <x/>: nothing left open
+
+    def _note(self, attrs: list[tuple[str, str | None]]) -> dict[str, str | None]:
+        values = dict(attrs)
+        if values.get(MARKER_ATTRIBUTE):
+            around = {("tag", t) for t, _ in self.open} | {("class", c) for _, cs in self.open for c in cs}
+            self.markers.append((str(values[MARKER_ATTRIBUTE]), frozenset(around)))
+        return values
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "pre" and self.depth:
@@ -57,19 +93,33 @@ class _PreCollector(HTMLParser):
             if not self.depth:
                 self.blocks.append("".join(self.current))
                 self.current = []
+        # Close up to the innermost open element of this name (as browsers treat elements left
+        # open); a stray end tag closes nothing.
+        for i in range(len(self.open) - 1, -1, -1):
+            if self.open[i][0] == tag:
+                del self.open[i:]
+                return
 
     def handle_data(self, data: str) -> None:
         if self.depth:
             self.current.append(data)
 
 
+@lru_cache(maxsize=256)
+def parse_page(html_text: str) -> ParsedPage:
+    """Parse one page (memoised by its text: both checks of a guard run read every page)."""
+    parser = _PageParser()
+    parser.feed(html_text)
+    parser.close()
+    return ParsedPage(tuple(parser.blocks), tuple(parser.markers))
+
+
 def code_blocks(site: Path) -> list[CodeBlock]:
     """Every ``<pre>`` block of every HTML page under ``site``, in page order."""
     blocks = []
     for page in sorted(Path(site).rglob("*.html")):
-        parser = _PreCollector()
-        parser.feed(page.read_text(encoding="utf-8"))
-        blocks += [CodeBlock(page, i, text) for i, text in enumerate(parser.blocks, start=1)]
+        parsed = parse_page(page.read_text(encoding="utf-8"))
+        blocks += [CodeBlock(page, i, text) for i, text in enumerate(parsed.blocks, start=1)]
     return blocks
 
 
@@ -86,14 +136,22 @@ class Fence:
 def python_fences(docs: Path) -> list[Fence]:
     """Top-level Python fences under ``docs``, parsed the way pytest-markdown-docs parses them
     (CommonMark; an indented fence inside a tab or admonition is not a fence to it)."""
-    md = MarkdownIt("commonmark")
+    return [f for path in sorted(Path(docs).rglob("*.md")) for f in page_fences(path)]
+
+
+def page_fences(path: Path) -> list[Fence]:
+    """The top-level Python fences of one Markdown page (see :func:`python_fences`)."""
     found = []
-    for path in sorted(Path(docs).rglob("*.md")):
-        for token in md.parse(path.read_text(encoding="utf-8")):
-            info = token.info.split()
-            if token.type == "fence" and token.map and info and info[0] in PYTHON_FENCES:
-                found.append(Fence(path.resolve(), token.map[0] + 1, token.content))
+    for token in _commonmark().parse(Path(path).read_text(encoding="utf-8")):
+        info = token.info.split()
+        if token.type == "fence" and token.map and info and info[0] in PYTHON_FENCES:
+            found.append(Fence(Path(path).resolve(), token.map[0] + 1, token.content))
     return found
+
+
+@lru_cache(maxsize=1)
+def _commonmark() -> MarkdownIt:
+    return MarkdownIt("commonmark")
 
 
 def save_executed(path: Path, executed: set[tuple[str, int]]) -> None:
@@ -221,4 +279,72 @@ def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list
         if passed_sha256.get(rel) != hashlib.sha256(path.read_bytes()).hexdigest():
             why = "was not verified green in this build" if rel not in passed_sha256 else "differs from the verified file"
             problems.append(Problem(Location(path), f"published program {rel} {why}"))
+    return problems
+
+
+# What each kind of directive comes out as, told by an element around its marker: a tab set
+# (pymdownx.tabbed), an admonition, a table. Outside it, the marker came out but the block did
+# not (it was swallowed into raw HTML, say).
+CONTAINERS = {"example": ("class", "tabbed-set"), "evidence": ("class", "admonition"),
+              "contract": ("tag", "table"), "matrix": ("tag", "table")}
+
+
+def built_page(site: Path, docs: Path, md: Path) -> Path | None:
+    """The HTML page MkDocs built from ``md`` (with or without directory URLs), or None."""
+    rel = md.relative_to(docs)
+    stem = rel.parent if rel.stem in ("index", "README") else rel.with_suffix("")
+    for candidate in (site / stem / "index.html", site / rel.with_suffix(".html")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _kind_name(d: Directive) -> str:
+    return f"verified-{d.kind}"
+
+
+def directive_problems(site: Path, docs: Path) -> list[Problem]:
+    """For each page of ``docs``: the first directive that did not come out as its block in the
+    built HTML (no marker, or a marker outside its kind's container), at its page and line,
+    saying how many of the page's directives did; malformed directives and unclosed fences at
+    theirs; and markers that match no directive of their page. Pages without directives and
+    without markers pass."""
+    site, docs = Path(site), Path(docs)
+    problems: list[Problem] = []
+    for md in sorted(docs.rglob("*.md")):
+        try:
+            directives = find_directives(md.read_text(encoding="utf-8-sig"), md)
+        except SourceError as e:
+            problems += e.problems
+            continue
+        page = built_page(site, docs, md)
+        if page is None:
+            if directives:
+                problems.append(Problem(directives[0].where, f"{_kind_name(directives[0])} did not come out: "
+                                                             f"the page was not built into {site}"))
+            continue
+        found: dict[str, frozenset[tuple[str, str]]] = {}
+        for value, around in parse_page(page.read_text(encoding="utf-8")).markers:
+            found[value] = found.get(value, frozenset()) | around  # a tab set carries one per tab
+        built = page.relative_to(site).as_posix()
+        wanted = {marker_value(d): d for d in directives}
+        came_out = [d for d in directives if CONTAINERS[d.kind] in found.get(marker_value(d), ())]
+        missing = [d for d in directives if d not in came_out]
+        if missing:
+            d = missing[0]
+            value = marker_value(d)
+            if not found:
+                why = (f"none of the page's {len(directives)} directive(s) did (no {MARKER_ATTRIBUTE} marker at all: "
+                       "was the page built without the verified_docs hook?)")
+            elif value in found:
+                what, name = CONTAINERS[d.kind]
+                why = (f"its marker is not inside a {'<' + name + '>' if what == 'tag' else name + ' element'}, "
+                       f"so the block did not; {len(came_out)} of the page's {len(directives)} directive(s) did")
+            else:
+                why = f"{len(came_out)} of the page's {len(directives)} directive(s) did; this is the first that did not"
+            problems.append(Problem(d.where, f"{_kind_name(d)} did not come out in {built}: {why}"))
+        for value in found:
+            if value not in wanted:
+                problems.append(Problem(Location(page), f"marker {MARKER_ATTRIBUTE}=\"{value}\" matches "
+                                                        f"no directive of {md} (a stale page, or lines miscounted?)"))
     return problems

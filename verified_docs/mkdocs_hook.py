@@ -4,7 +4,9 @@ imports MkDocs.
 Registered in ``mkdocs.yml`` under ``hooks:``. It reads the ledger written by
 ``python -m verified_docs verify`` (path from ``VERIFIED_DOCS_LEDGER``, default
 ``build/verified-ledger.json``) and fails the build, naming the page and line, for any example
-that is unknown, malformed or not verified green in this build.
+that is unknown, malformed or not verified green in this build. Every block it renders carries
+a marker (:func:`verified_docs.directive.marker`) by which the guard checks, in the HTML, that
+each directive came out.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from verified_docs import ledger as ledger_mod
-from verified_docs.directive import find_directives
+from verified_docs.directive import body_start, find_directives
 from verified_docs.edit_link import resolve_edit_uri
 from verified_docs.errors import SourceError
 from verified_docs.render.contract import render_contract
@@ -47,12 +49,24 @@ def on_config(config: Any) -> Any:
     except (SourceError, FileNotFoundError) as e:
         raise PluginError(str(e)) from None
     config.setdefault("extra", {})["toolnexus_version"] = _state["ledger"].toolnexus
+    _snippets_from_root(config, root)
     if not config.get("edit_uri"):
         docs_dir = Path(config["docs_dir"]).resolve().relative_to(root).as_posix()
         edit_uri, source = resolve_edit_uri(root, docs_dir)
         config["edit_uri"] = edit_uri or ""
         log.info(f"verified_docs: edit links {source}" if edit_uri else f"verified_docs: {source}")
     return config
+
+
+def _snippets_from_root(config: Any, root: Path) -> None:
+    """Point pymdownx.snippets' relative ``base_path`` entries at the project root. The
+    extension makes them absolute against the working directory, so a build started from
+    another directory would otherwise include that directory's files (another checkout's)."""
+    options = config["mdx_configs"].get("pymdownx.snippets")
+    if options is None:
+        return
+    bases = options.get("base_path", ["."])
+    options["base_path"] = [str(root / b) for b in ([bases] if isinstance(bases, str) else bases)]
 
 
 def on_files(files: Any, config: Any) -> Any:
@@ -86,22 +100,25 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     """Swap every directive line of ``page`` for its rendered tabs."""
     page_path = Path(config["docs_dir"]) / page.file.src_path
     try:
-        directives = find_directives(markdown, page_path)
+        # Lines count from the top of the file, front matter included, as the guard reads it.
+        src = page.file.abs_src_path
+        first = body_start(Path(src).read_text(encoding="utf-8-sig"), markdown) if src else 1
+        directives = find_directives(markdown, page_path, first)
         if not directives:
             return markdown
         lines = markdown.splitlines(keepends=True)
         for d in reversed(directives):
             if d.kind == "matrix":
-                lines[d.where.line - 1] = render_matrix(d, page.file.src_uri, _state["matrix"], _state["scenarios"],
-                                                        pages_by_scenario(_state["docs"]))
+                lines[d.where.line - first] = render_matrix(d, page.file.src_uri, _state["matrix"],
+                                                            _state["scenarios"], pages_by_scenario(_state["docs"]))
             elif d.kind == "contract":
-                lines[d.where.line - 1] = render_contract(d, page.file.src_uri, _coverage(), _state["titles"])
+                lines[d.where.line - first] = render_contract(d, page.file.src_uri, _coverage(), _state["titles"])
             elif d.kind == "evidence":
-                lines[d.where.line - 1] = render_evidence(d, _state["scenarios"], _state["ledger"], _state["root"],
-                                                          _state["matrix"])
+                lines[d.where.line - first] = render_evidence(d, _state["scenarios"], _state["ledger"],
+                                                              _state["root"], _state["matrix"])
             else:
                 example = resolve(d, _state["scenarios"], _state["ledger"], _state["root"])
-                lines[d.where.line - 1] = render_example(example, page.file.src_uri)
+                lines[d.where.line - first] = render_example(example, page.file.src_uri)
         return "".join(lines)
     except SourceError as e:
         raise PluginError(str(e)) from None

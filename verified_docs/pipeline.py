@@ -5,11 +5,12 @@ failure, so ``site/`` is only ever replaced by a site whose every code block ran
 
 1. verify every scenario, answering unchanged ones from the result cache (:mod:`.cache`);
 2. run the Python fences written in ``docs/`` under pytest-markdown-docs (alongside step 1),
-   unless the docs, the test plugin, toolnexus and the machinery are as when they last passed;
+   each page in a process of its own, unless the page, the test plugin, toolnexus, the
+   machinery and every file its fences read are as when they last passed;
 3. ``mkdocs build --strict`` into ``build/site.partial`` (in this process: a no-op rebuild
    should cost about a bare ``mkdocs build``, and each extra interpreter start-up adds to it);
 4. the guard: every code block in the built site is a verified section, a verified output or
-   a fence that ran;
+   a fence that ran, and every directive of ``docs/`` came out as its block;
 5. swap the partial site into ``site/``.
 """
 from __future__ import annotations
@@ -19,16 +20,20 @@ import functools
 import hashlib
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import cache as cache_mod
 from . import ledger as ledger_mod
-from .errors import SourceError
-from .golden import write_atomic
+from .errors import Location, Problem, SourceError, display_path
+from .fence_run import PageRun, first_change
 from .runner.languages import LANGUAGES
 from .scenario import discover_project
 
@@ -74,46 +79,151 @@ def verify(root: Path, languages: tuple[str, ...], *, force: bool, jobs: int | N
         raise StageFailed(f"{len(failed)} run(s) failed verification")
 
 
-def _fences_key(root: Path) -> str:
-    h = hashlib.sha256((str(root) + cache_mod.machinery_digest() + cache_mod.environment_digest()).encode())
-    for path in [root / "conftest.py", root / "pyproject.toml", *cache_mod.files_under(root / "docs")]:
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+# A line that may open a Python fence: pages without one are not parsed (a rebuild with nothing
+# changed reads every page, and parsing them all costs more than the rest of this stage).
+_MAYBE_PYTHON_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*py", re.M)
+
+
+def fence_pages(docs: Path) -> list[Path]:
+    """The pages under ``docs`` that hold a top-level Python fence (absolute paths, sorted)."""
+    from .guard import page_fences  # markdown-it-py: the docs extra
+
+    candidates = [p for p in sorted(docs.rglob("*.md")) if _MAYBE_PYTHON_FENCE.search(p.read_text(encoding="utf-8"))]
+    return sorted({f.path for page in candidates for f in page_fences(page)})
+
+
+def _fence_page_key(root: Path, page: Path, context: str) -> str:
+    """Hex SHA-256 of what a page's fences are run with: the page itself, the test plugin,
+    pytest's configuration and ``context`` (machinery, toolnexus, interpreter, pytest and
+    pytest-markdown-docs versions). The files the fences read are checked separately, from
+    the cache entry, since only a run can tell which they are."""
+    h = hashlib.sha256(f"{root}\0{context}".encode())
+    for path in (root / "conftest.py", root / "pyproject.toml", page):
+        digest = hashlib.sha256(path.read_bytes()).digest() if path.is_file() else b"missing"
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + digest)
     return h.hexdigest()
 
 
+def _fence_context() -> str:
+    from importlib.metadata import version
+
+    return "\0".join([cache_mod.machinery_digest(), cache_mod.environment_digest(),
+                      version("pytest"), version("pytest-markdown-docs")])
+
+
 class Fences:
-    """The Python fences of ``docs/``, run under pytest-markdown-docs in a child process that
-    works alongside verification (they share nothing), recording which ran for the guard.
-    Skipped when a run with the same key (docs, test plugin, toolnexus, machinery) passed."""
+    """The Python fences of ``docs/``, page by page: every page that has some is run under
+    pytest-markdown-docs in a pytest process of its own, alongside verification, so nothing
+    one page's fences set (environment variables, the working directory, imported modules,
+    globals of a library) can make another page's pass. A page's pass is kept under
+    ``build/cache/fences/`` by its key (:func:`_fence_page_key`) and reused while every file its
+    fences read is unchanged (recorded by the test plugin, see :mod:`.fence_run`).
+
+    Why remember rather than always run: a page's pytest process costs about 0.45 s of start-up
+    (pytest, the plugin, toolnexus) before its first fence, once per page; checking a
+    remembered pass costs hashing the files it read, about 450 files (6 MB, most of them the
+    packages toolnexus imports) in under 10 ms. Each child records what it read, so a change
+    to any of them (a data file next to the page, a module of this project, an upgraded
+    package) runs the page again; only the standard library is left to the interpreter part
+    of the key."""
 
     def __init__(self, root: Path, *, force: bool) -> None:
-        self.root, self.key = root, _fences_key(root)
-        self.cached = root / FENCE_CACHE / f"{self.key}.json"
-        self.proc: subprocess.Popen | None = None
-        self.start = time.perf_counter()
-        if force or not self.cached.is_file():
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "pytest", "docs", "-q", "-p", "no:cacheprovider"], cwd=root,
-                env={**os.environ, "VERIFIED_DOCS_FENCES_OUT": str(root / FENCES)},
+        self.root, self.start = root, time.perf_counter()
+        self.pages = fence_pages(root / "docs")
+        context = _fence_context() if self.pages else ""
+        self.keys = {page: _fence_page_key(root, page, context) for page in self.pages}
+        self.runs: dict[Path, PageRun] = {}
+        self._digests: dict[str, object] = {}
+        todo = []
+        for page in self.pages:
+            remembered = None if force else self._remembered(page)
+            if remembered is None:
+                todo.append(page)
+            else:
+                self.runs[page] = remembered
+        self.cached = len(self.runs)
+        self._tmp = Path(tempfile.mkdtemp(prefix="verified-docs-fences-"))
+        self._procs: list[subprocess.Popen] = []
+        self._lock = threading.Lock()
+        self._stopped = False
+        self._pool = ThreadPoolExecutor(max_workers=max(1, min(len(todo), os.cpu_count() or 1)))
+        self._futures = {page: self._pool.submit(self._run, page) for page in todo}
+
+    def _entry(self, page: Path) -> Path:
+        return self.root / FENCE_CACHE / f"{self.keys[page]}.json"
+
+    def _remembered(self, page: Path) -> PageRun | None:
+        try:
+            run = PageRun.load(self._entry(page))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        changed = first_change(run.reads, self._digests)
+        if changed is not None:
+            print(f"[fences] {display_path(page)}: {display_path(Path(changed))} changed since its fences passed",
+                  flush=True)
+            return None
+        return run
+
+    def _run(self, page: Path) -> tuple[int, str, PageRun | None]:
+        out = self._tmp / f"{self.keys[page]}.json"
+        with self._lock:
+            if self._stopped:
+                return -1, "", None
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "pytest", str(page), "-q", "-p", "no:cacheprovider"], cwd=self.root,
+                env={**os.environ, "VERIFIED_DOCS_FENCES_OUT": str(out)},
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            self._procs.append(proc)
+        output, _ = proc.communicate()
+        try:
+            return proc.returncode, output, PageRun.load(out)
+        except (OSError, ValueError, KeyError, TypeError):
+            return proc.returncode, output, None
 
     def finish(self) -> None:
-        """Wait for the fences; raises :class:`StageFailed` when one failed."""
-        if self.proc is None:
-            write_atomic(self.root / FENCES, self.cached.read_text(encoding="utf-8"))
-            print("[fences] docs unchanged since their fences passed", flush=True)
+        """Wait for the pages' fences and write what ran for the guard; raises
+        :class:`StageFailed` when a fence failed (each printed at its page and line)."""
+        problems: list[Problem] = []
+        for page, future in self._futures.items():
+            code, output, run = future.result()
+            # Exit 5: pytest collected nothing (only `notest` fences); the guard reports those.
+            if code in (0, 5) and run is not None and not run.failed:
+                self.runs[page] = run
+                run.save(self._entry(page))
+                continue
+            print(f"--- the Python fences of {display_path(page)} (pytest exit {code}):\n{output}", end="")
+            if run is not None and run.failed:
+                problems += [f.problem() for f in run.failed]
+            elif run is not None:
+                problems.append(Problem(Location(page), f"pytest exited {code} with no fence failed (a collection "
+                                                        "error? see its output above)"))
+            else:
+                problems.append(Problem(Location(page), f"pytest exited {code} without a record of this page's fences "
+                                                        "(see its output above; is conftest.py the verified_docs test "
+                                                        "plugin?)"))
+        self.stop()
+        for p in problems:
+            print(p, file=sys.stderr)
+        if problems:
+            raise StageFailed(f"{len(problems)} Python fence problem(s) in docs/")
+        from .guard import save_executed
+
+        save_executed(self.root / FENCES, {x for run in self.runs.values() for x in run.executed})
+        if not self.pages:
+            print("[fences] no page has a Python fence", flush=True)
             return
-        output, _ = self.proc.communicate()
-        print(output, end="")
-        if self.proc.returncode != 0:
-            raise StageFailed(f"the docs' Python fences failed (pytest exit {self.proc.returncode})")
-        write_atomic(self.cached, (self.root / FENCES).read_text(encoding="utf-8"))
-        print(f"[fences] done in {time.perf_counter() - self.start:.2f}s (alongside verify)", flush=True)
+        print(f"[fences] {len(self._futures)} page(s) run, {self.cached} unchanged since their fences passed; "
+              f"done in {time.perf_counter() - self.start:.2f}s (alongside verify)", flush=True)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        """Kill the pages' pytest processes still running; idempotent."""
+        with self._lock:
+            self._stopped = True
+            for proc in self._procs:
+                if proc.poll() is None:
+                    proc.kill()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        shutil.rmtree(self._tmp, ignore_errors=True)
 
 
 @_stage("mkdocs")
@@ -145,25 +255,41 @@ def build_site(root: Path, site_dir: Path) -> None:
 
 @_stage("guard")
 def guard(root: Path, site_dir: Path) -> None:
-    """Fail when a code block of the built site did not run in this build."""
-    from .guard import check_site, load_executed, published_source_problems
+    """Fail when a code block of the built site did not run in this build, or a directive of
+    ``docs/`` did not come out as its block."""
+    from .guard import check_site, directive_problems, load_executed, published_source_problems
 
     ledger = ledger_mod.load(root / ledger_mod.DEFAULT_LEDGER)
     problems, checked = check_site(site_dir, root / "docs", ledger.verified_hashes(), load_executed(root / FENCES))
     problems += published_source_problems(site_dir, ledger.passed_files())
+    problems += directive_problems(site_dir, root / "docs")
     for p in problems:
         print(p, file=sys.stderr)
     print(f"guard: {checked} code blocks checked, {len(problems)} problem(s)")
     if checked == 0:
         raise StageFailed(f"{site_dir}: no code blocks at all; is the hook rendering examples?")
     if problems:
-        raise StageFailed(f"{len(problems)} code block(s) in the site did not run")
+        raise StageFailed(f"{len(problems)} problem(s) in the built site: code that did not run or directives "
+                          "that did not come out")
+
+
+def project_root_problem(root: Path) -> str | None:
+    """What is wrong with ``root`` as a project root (a directory holding ``mkdocs.yml``: every
+    path of the build is resolved from it), or None."""
+    if not root.exists():
+        return "not a project root: expected a directory holding mkdocs.yml, got no such file or directory"
+    if not root.is_dir():
+        return "not a project root: expected a directory holding mkdocs.yml, got a file"
+    if not (root / "mkdocs.yml").is_file():
+        return "not a project root: expected a directory holding mkdocs.yml, got a directory without one"
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     """Build and publish the site; exit 0, 1 when a stage failed, 2 on malformed input."""
     parser = argparse.ArgumentParser(prog="verified_docs build", description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
+    parser.add_argument("--root", type=Path, default=None,
+                        help="project root, a directory holding mkdocs.yml (default: the current directory)")
     parser.add_argument("--force", action="store_true",
                         help="run every scenario and fence even when unchanged since they passed (always so under CI)")
     parser.add_argument("--jobs", "-j", type=int, default=None, help="scenarios verified at once (default: cores)")
@@ -174,7 +300,12 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [x for x in languages if x not in LANGUAGES]
     if unknown or not languages:
         parser.error(f"unknown language(s): {', '.join(unknown) or '(none given)'}; known: {', '.join(LANGUAGES)}")
-    root = args.root.resolve()
+    root = (args.root or Path.cwd()).resolve()
+    bad = project_root_problem(root)
+    if bad:
+        print(f"{args.root or root}: {bad}" + ("" if args.root else " (no --root given: the current directory)"),
+              file=sys.stderr)
+        return 2
     force = args.force or bool(os.environ.get("CI"))
     start = time.perf_counter()
     fences = Fences(root, force=force)

@@ -37,4 +37,4 @@ def render_contract(directive: Directive, page: str, covered: list[Coverage], ti
             raise SourceError(Problem(directive.where, f"rule {c.rule.id} has no verified scenario on any page"))
         links = ", ".join(_link(page, p, titles.get(p, p)) for p in c.pages)
         rows.append(Row(c.rule, f"Verified: {links}"))
-    return render("contract.md.j2", directive.indent, rows=rows)
+    return render("contract.md.j2", directive.indent, directive=directive, rows=rows)

@@ -123,4 +123,4 @@ def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger
         since = matrix.measured_since(scenario.name)
         since = (f"Passes on toolnexus {since} and every later release measured "
                  f"({', '.join(matrix.releases)})." if since else "Does not pass on the newest release measured.")
-    return render("evidence.md.j2", directive.indent, scenario=scenario, runs=runs, since=since)
+    return render("evidence.md.j2", directive.indent, directive=directive, scenario=scenario, runs=runs, since=since)

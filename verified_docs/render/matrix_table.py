@@ -37,4 +37,4 @@ def render_matrix(directive: Directive, page: str, m: Matrix | None, scenarios: 
             label = f"[{scenario.title}]({posixpath.relpath(pages[name][0], posixpath.dirname(page) or '.')})"
         since = m.measured_since(name)
         rows.append(MatrixRow(label, since or "not passing", tuple(m.scenarios[name].get(r, False) for r in m.releases)))
-    return render("matrix.md.j2", directive.indent, releases=m.releases, rows=rows)
+    return render("matrix.md.j2", directive.indent, directive=directive, releases=m.releases, rows=rows)

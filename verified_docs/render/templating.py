@@ -8,6 +8,8 @@ from typing import Any
 
 import jinja2
 
+from ..directive import marker
+
 
 def code(value: Any) -> str:
     """Inline Markdown code for ``value``, with a backtick run longer than any inside it."""
@@ -36,6 +38,9 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["code"] = code
+    # Every template puts marker(directive) on an element inside the block it renders, so the
+    # guard can check in the HTML that each directive came out as that block.
+    env.globals["marker"] = marker
     return env
 
 
