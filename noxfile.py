@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
+import time
 from pathlib import Path
 
 import nox
+from nox.command import CommandFailed
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.sessions = ["docs", "tests"]
@@ -17,9 +20,12 @@ nox.options.reuse_venv = "yes"
 
 ROOT = Path(__file__).parent
 QUIET_MKDOCS = {"NO_MKDOCS_2_WARNING": "1"}
-# The published releases the matrix measures, oldest first; the pinned one (read from
-# pyproject.toml, the only place it is written) is appended. Add a release here when it ships.
-EARLIER_RELEASES = ["0.18.1", "0.19.0", "0.20.0"]
+# The releases the matrix measures are listed once, in rules/releases.txt; the pin stays in
+# pyproject.toml. Releases before 0.12.0 declare `mcp>=1.0.0` with no upper bound, and mcp 2
+# no longer has what they import, so every release is installed with the bound that 0.12.0 and
+# later declare themselves: the matrix measures toolnexus, not a dependency that did not exist
+# when the release shipped. Each report records the versions it was measured with.
+MATRIX_CONSTRAINTS = ["mcp>=1.0.0,<2.0.0"]
 
 
 def _install(session: nox.Session, *specs: str) -> None:
@@ -37,14 +43,6 @@ def _install(session: nox.Session, *specs: str) -> None:
     # toolnexus and mcp from source again, about 0.5 s each time.
     session.install(*specs, env={"UV_COMPILE_BYTECODE": "1"})
     stamp.write_text(wanted, encoding="utf-8")
-
-
-def _pinned_toolnexus() -> str:
-    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    match = re.search(r'"toolnexus==([0-9.]+)"', text)
-    if match is None:
-        raise RuntimeError("pyproject.toml: no toolnexus==X.Y.Z pin found")
-    return match.group(1)
 
 
 @nox.session
@@ -80,20 +78,59 @@ def update_outputs(session: nox.Session) -> None:
 
 @nox.session(name="release-matrix", default=False)
 def release_matrix(session: nox.Session) -> None:
-    """Verify every scenario on each release from 0.18.1 to the pinned one; fail where a scenario contradicts its 'since'."""
+    """Verify every scenario on each release in rules/releases.txt and the pinned one (only releases whose inputs changed; `-- --force` runs all); fail where a 'since' is wrong."""
+    start = time.monotonic()
     session.install("--no-deps", "-e", ".")
     session.install("jinja2", "ruamel.yaml", "jsonschema", "pymdown-extensions")
     out = ROOT / "build" / "matrix"
-    reports = []
-    for release in [*EARLIER_RELEASES, _pinned_toolnexus()]:
-        session.install(f"toolnexus=={release}")
+    plan = session.run("python", "-m", "verified_docs", "matrix-plan", "--reports", str(out), silent=True)
+    planned = [line.split() for line in plan.splitlines() if re.match(r"^[0-9.]+ (run|cached)", line)]
+    if not planned:
+        session.error(f"matrix-plan listed no releases:\n{plan}")
+    _compare_with_pypi(session, [p[0] for p in planned])
+    force = "--force" in session.posargs
+    reports, timings = [], []
+    for release, state, *rest in planned:
         report = out / f"{release}.json"
+        reports.append(str(report))
+        if state == "cached" and not force:
+            session.log(f"toolnexus {release}: inputs unchanged since it was measured; report kept "
+                        f"(verification took {rest[0]} s then)")
+            timings.append(f"{release} cached")
+            continue
+        t0 = time.monotonic()
+        session.install(f"toolnexus=={release}", *MATRIX_CONSTRAINTS)
         report.unlink(missing_ok=True)  # a crash must leave no report behind, so `matrix` fails loudly
         # Exit 1 with a report means "some scenario failed on this release": the matrix records it.
         session.run("python", "-m", "verified_docs", "verify", "--report", str(report),
                     "--ledger", str(out / f"{release}-ledger.json"), *session.posargs, success_codes=[0, 1])
-        reports.append(str(report))
+        took = time.monotonic() - t0
+        session.log(f"toolnexus {release}: installed and verified in {took:.1f} s")
+        timings.append(f"{release} {took:.1f} s")
     session.run("python", "-m", "verified_docs", "matrix", *reports)
+    session.log(f"release matrix: {len(planned)} releases in {time.monotonic() - start:.1f} s "
+                f"({'; '.join(timings)})")
+
+
+def _compare_with_pypi(session: nox.Session, measured: list[str]) -> None:
+    """Fail when PyPI serves a release between the first measured one and the pin that the
+    matrix would skip. Uses nox's own pip (`pip index versions`); when that cannot answer
+    (offline, no pip), say so and go on."""
+    try:
+        text = session.run(sys.executable, "-m", "pip", "index", "versions", "toolnexus",
+                           external=True, silent=True, log=False)
+    except CommandFailed:
+        session.warn("could not ask PyPI which toolnexus releases exist; the release list was not compared")
+        return
+    found = re.search(r"Available versions:\s*(.+)", text or "")
+    if found is None:
+        session.warn(f"`pip index versions toolnexus` said something unexpected; list not compared:\n{text}")
+        return
+    key = lambda v: tuple(int(x) for x in v.split("."))  # noqa: E731
+    served = [v.strip() for v in found.group(1).split(",") if re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", v.strip())]
+    skipped = sorted((v for v in served if key(measured[0]) <= key(v) <= key(measured[-1]) and v not in measured), key=key)
+    if skipped:
+        session.error(f"PyPI serves toolnexus {', '.join(skipped)}, which rules/releases.txt does not list")
 
 
 @nox.session(default=False)

@@ -41,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="run every scenario even when an identical one passed before (always so under CI)")
     verify.add_argument("--cache", type=Path, default=cache_mod.DEFAULT_DIR,
                         help="result cache folder, under root")
+    planner = sub.add_parser("matrix-plan", help="list the releases the matrix measures, and which are unchanged")
+    planner.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
+    planner.add_argument("--reports", type=Path, required=True, help="folder of the per-release reports")
     combine = sub.add_parser("matrix", help="combine per-release reports into the release matrix and check 'since'")
     combine.add_argument("reports", type=Path, nargs="+", help="reports written by verify --report")
     combine.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
@@ -70,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         return _mutate(args)
     if args.command == "matrix":
         return _matrix(args)
+    if args.command == "matrix-plan":
+        return _matrix_plan(args)
     if args.command == "guard":
         return _guard(args)
 
@@ -107,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         ledger = ledger_mod.merge(earlier, ledger, {s.name for s in scenarios})
     ledger_mod.save(ledger, root / args.ledger)
     if args.report:
-        matrix.write_report(args.report, ledger.toolnexus, verdicts)
+        matrix.write_report(args.report, ledger.toolnexus, verdicts, verify_s=time.monotonic() - start,
+                            inputs=matrix.inputs_digest(scenarios, ledger.toolnexus, languages))
     failed = [v for v in verdicts if not v.passed]
     print(f"{len(verdicts) - len(failed)} passed, {len(failed)} failed "
           f"in {time.monotonic() - start:.1f}s (toolnexus {ledger.toolnexus}; {len(cached)} of "
@@ -173,22 +179,40 @@ def _guard(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def _matrix_plan(args: argparse.Namespace) -> int:
+    """Print ``<release> run`` or ``<release> cached <verify seconds>``, one line per release."""
+    root = args.root.resolve()
+    try:
+        planned = matrix.plan(root, discover_project(root), args.reports, tuple(LANGUAGES))
+    except (SourceError, OSError) as e:
+        print(e, file=sys.stderr)
+        return 2
+    for p in planned:
+        print(f"{p.release} cached {p.verify_s:.2f}" if p.cached else f"{p.release} run")
+    return 0
+
+
 def _matrix(args: argparse.Namespace) -> int:
     root = args.root.resolve()
     try:
         scenarios = discover_project(root)
         results = matrix.combine([matrix.read_report(p) for p in args.reports])
-    except (SourceError, FileNotFoundError, ValueError) as e:
+        expected = matrix.expected_releases(root)
+    except (SourceError, FileNotFoundError, ValueError, KeyError) as e:
         print(e, file=sys.stderr)
         return 2
     matrix.save(results, root / args.write)
     print(matrix.table(results))
+    coverage = matrix.coverage_problems(results, expected, root / args.write)
     problems = matrix.check_since(results, scenarios)
-    for p in problems:
+    for p in coverage + problems:
         print(p, file=sys.stderr)
-    print(f"release matrix: {len(results.releases)} releases x {len(results.scenarios)} scenarios, "
-          f"{len(problems)} contrary to their declared 'since'; written to {args.write}")
-    return 1 if problems else 0
+    uneven = [n for n in results.scenarios if results.fails_after_since(n)]
+    print(f"release matrix: {len(results.releases)} releases ({matrix.span(results.releases)}) x "
+          f"{len(results.scenarios)} scenarios; {len(problems)} contrary to their declared 'since'; "
+          f"{len(uneven)} failing again after their first pass{': ' + ', '.join(uneven) if uneven else ''}; "
+          f"written to {args.write}")
+    return 1 if problems or coverage else 0
 
 
 if __name__ == "__main__":

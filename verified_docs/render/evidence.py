@@ -120,7 +120,5 @@ def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger
         runs.append(RunEvidence(f"{run.name} ({names})", run.args, sentences(run.expect)))
     since = None
     if matrix is not None and scenario.name in matrix.scenarios:
-        since = matrix.measured_since(scenario.name)
-        since = (f"Passes on toolnexus {since} and every later release measured "
-                 f"({', '.join(matrix.releases)})." if since else "Does not pass on the newest release measured.")
+        since = matrix.since_sentence(scenario.name)
     return render("evidence.md.j2", directive.indent, directive=directive, scenario=scenario, runs=runs, since=since)

@@ -6,21 +6,27 @@ from dataclasses import dataclass
 
 from ..directive import Directive
 from ..errors import Problem, SourceError
-from ..matrix import Matrix
+from ..matrix import Matrix, ranges, span
 from ..scenario import Scenario
 from .templating import render
 
 
 @dataclass(frozen=True)
 class MatrixRow:
+    """One scenario: its first passing release, where it passes, and where it fails after
+    that first pass (``fails_again`` empty when it passes on every later release)."""
+
     label: str
     since: str
-    results: tuple[bool, ...]
+    passes: str
+    fails_before: str
+    fails_again: str
 
 
 def render_matrix(directive: Directive, page: str, m: Matrix | None, scenarios: dict[str, Scenario],
                   pages: dict[str, list[str]]) -> str:
-    """A table row per scenario (linked to its first page), a column per release.
+    """A table row per scenario (linked to its first page) with the release it first passes
+    on, the releases it passes on, and those it fails on before and after that.
 
     Raises :class:`SourceError` at the directive when there is no matrix, or when it misses a
     scenario of this build (the matrix is stale: re-run ``nox -s release-matrix``)."""
@@ -36,5 +42,24 @@ def render_matrix(directive: Directive, page: str, m: Matrix | None, scenarios: 
         if pages.get(name):
             label = f"[{scenario.title}]({posixpath.relpath(pages[name][0], posixpath.dirname(page) or '.')})"
         since = m.measured_since(name)
-        rows.append(MatrixRow(label, since or "not passing", tuple(m.scenarios[name].get(r, False) for r in m.releases)))
-    return render("matrix.md.j2", directive.indent, directive=directive, releases=m.releases, rows=rows)
+        results = m.scenarios[name]
+        passing = [r for r in m.releases if results.get(r)]
+        first = m.releases.index(since) if since is not None else len(m.releases)
+        before = [r for r in m.releases[:first] if not results.get(r)]
+        again = m.fails_after_since(name)
+        rows.append(MatrixRow(label, since or "passes on none", ", ".join(ranges(m.releases, passing)) or "none",
+                              ", ".join(ranges(m.releases, before)) or "none",
+                              ", ".join(ranges(m.releases, again))))
+    return render("matrix.md.j2", directive.indent, directive=directive, releases=m.releases, span=span(m.releases), rows=rows,
+                  dependencies=_dependency_note(m))
+
+
+def _dependency_note(m: Matrix) -> str:
+    """``"mcp 1.30.0, pyyaml 6.0.4"`` when every release was measured with the same versions,
+    else each release's set."""
+    seen = {tuple(sorted(d.items())) for d in m.dependencies.values()}
+    if not seen:
+        return ""
+    if len(seen) == 1:
+        return ", ".join(f"{k} {v}" for k, v in next(iter(seen)))
+    return "; ".join(f"{r}: " + ", ".join(f"{k} {v}" for k, v in sorted(d.items())) for r, d in m.dependencies.items())
