@@ -81,7 +81,7 @@ def release_matrix(session: nox.Session) -> None:
     """Verify every scenario on each release in rules/releases.txt and the pinned one (only releases whose inputs changed; `-- --force` runs all); fail where a 'since' is wrong."""
     start = time.monotonic()
     session.install("--no-deps", "-e", ".")
-    session.install("jinja2", "ruamel.yaml", "jsonschema", "pymdown-extensions")
+    session.install("jinja2", "ruamel.yaml", "jsonschema", "pymdown-extensions", "coverage>=7.4")
     out = ROOT / "build" / "matrix"
     plan = session.run("python", "-m", "verified_docs", "matrix-plan", "--reports", str(out), silent=True)
     planned = [line.split() for line in plan.splitlines() if re.match(r"^[0-9.]+ (run|cached)", line)]
