@@ -6,7 +6,8 @@ targets met or missed:
 - per-program overhead: each run's wall time (mock model, start, checks) minus the program's
   own time from its first line to its exit, averaged over the runs;
 - ``nox -s docs`` cold (result caches emptied) and right after with nothing changed;
-- the mock model's round trips per second.
+- the mock model's round trips per second;
+- what line coverage and the reply pass add to verification, against a cold ``nox -s docs``.
 
 Ratios are what to compare: this machine is shared, so absolute seconds drift between runs.
 Run as ``nox -s bench`` (it needs nox itself to time ``nox -s docs``).
@@ -95,6 +96,22 @@ def main(root: Path, repeats: int = 3) -> int:
                 overheads.append(overhead_per_run(got))
                 own_sums.append(sum(v.own_s or 0.0 for v in got))
 
+    # The cost of the truth checks: the same warm verification without line coverage and
+    # without the reply pass (patched off here only; the build has no switch for them).
+    without_checks = []
+    from . import verify as verify_mod
+
+    real_env, real_pass = verify_mod.line_coverage.environment, verify_mod._reply_pass
+    verify_mod.line_coverage.environment = lambda prefix, files: {}
+    verify_mod._reply_pass = lambda scenario, lang, mine, warm: mine
+    try:
+        for _ in range(repeats):
+            start = time.perf_counter()
+            verify_all(scenarios, warm=True)
+            without_checks.append(time.perf_counter() - start)
+    finally:
+        verify_mod.line_coverage.environment, verify_mod._reply_pass = real_env, real_pass
+
     with tempfile.TemporaryDirectory() as tmp:
         ledger_path = Path(tmp) / "ledger.json"
         ledger.save(ledger.build(verdicts, root), ledger_path)
@@ -121,6 +138,7 @@ def main(root: Path, repeats: int = 3) -> int:
     print(f"verify all, warm fork server   {_stats(warm_totals)}")
     print(f"verify all, cold interpreters  {_stats(cold_totals)}  "
           f"(warm is {statistics.median(cold_totals) / statistics.median(warm_totals):.1f}x faster)")
+    print(f"verify all, no lines/replies   {_stats(without_checks)}")
     print(f"programs' own work, summed     {_stats(own_sums)}")
     print(f"overhead per program           {_stats(overheads)}")
     print(f"nox -s docs, cold caches       {_stats(docs_cold)}")
@@ -136,6 +154,10 @@ def main(root: Path, repeats: int = 3) -> int:
     print(f"  no-op docs / bare build = {statistics.median(docs_noop):.2f}s / {bare:.2f}s = "
           f"{statistics.median(docs_noop) / bare:.2f} (<= 1.3): {_verdict(statistics.median(docs_noop) <= 1.3 * bare)}")
     print(f"  mock round trips/s = {trips:,.0f} (>= 2,000): {_verdict(trips >= 2000)}")
+    extra = max(0.0, statistics.median(warm_totals) - statistics.median(without_checks))
+    base_docs = statistics.median(docs_cold) - extra
+    print(f"  line coverage + reply pass / cold docs without them = {extra:.2f}s / {base_docs:.2f}s = "
+          f"{extra / base_docs:.2f} (<= 0.25): {_verdict(extra <= 0.25 * base_docs)}")
     return 0
 
 
