@@ -20,6 +20,10 @@ show them) and the release matrix (which scenario passes on which toolnexus rele
 
     <!-- verified-contract -->
     <!-- verified-matrix -->
+
+and one lists every toolnexus source line that a claim on any page cites (see :mod:`.claims`)::
+
+    <!-- verified-sources -->
 """
 from __future__ import annotations
 
@@ -29,16 +33,37 @@ from pathlib import Path
 
 from .errors import Location, SourceError
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract|matrix)\b(?P<attrs>.*?)-->\s*$")
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract|matrix|sources)\b(?P<attrs>.*?)-->\s*$")
 _ATTR = re.compile(r'\s*(?P<key>[a-z_]+)="(?P<value>[^"]*)"')
 OUTPUT_CHOICES = ("yes", "no", "only")
-REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",), "contract": (), "matrix": ()}
+REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",), "contract": (), "matrix": (),
+            "sources": ()}
 VALID = {"example": REQUIRED["example"] + ("output", "run"), "evidence": REQUIRED["evidence"], "contract": (),
-         "matrix": ()}
+         "matrix": (), "sources": ()}
 # Anything that looks like one of our comments but is not a valid directive (a misspelt kind, a
 # directive sharing its line) would otherwise vanish silently from the page, so it is an error.
 _NEAR_MISS = re.compile(r"<!--\s*verified", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+def fenced_lines(markdown: str) -> list[bool]:
+    """For each line of ``markdown`` (``splitlines()``), whether it is a code fence's opening or
+    closing line or lies inside a fence. A fence closes on a line of the same character, at
+    least as long as the opening one."""
+    out: list[bool] = []
+    fence: str | None = None
+    for line in markdown.splitlines():
+        f = _FENCE.match(line)
+        if f:
+            mark = f.group(1)
+            if fence is None:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence):
+                fence = None
+            out.append(True)
+            continue
+        out.append(fence is not None)
+    return out
 
 
 @dataclass(frozen=True)
@@ -66,17 +91,8 @@ def find_directives(markdown: str, page: Path) -> list[Directive]:
     a bad ``output`` value, or text the directive grammar cannot read.
     """
     found: list[Directive] = []
-    fence: str | None = None
-    for number, line in enumerate(markdown.splitlines(), start=1):
-        f = _FENCE.match(line)
-        if f:
-            mark = f.group(1)
-            if fence is None:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence):
-                fence = None
-            continue
-        if fence is not None:
+    for number, (line, fenced) in enumerate(zip(markdown.splitlines(), fenced_lines(markdown)), start=1):
+        if fenced:
             continue
         m = DIRECTIVE.match(line)
         if m is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
+from ..anchors import matrix_anchor
 from ..directive import Directive
 from ..errors import Problem, SourceError
 from ..matrix import Matrix
@@ -13,9 +14,12 @@ from .templating import render
 
 @dataclass(frozen=True)
 class MatrixRow:
+    """One scenario's row; ``anchor`` is the id a claim about its "since" links to."""
+
     label: str
     since: str
     results: tuple[bool, ...]
+    anchor: str = ""
 
 
 def render_matrix(directive: Directive, page: str, m: Matrix | None, scenarios: dict[str, Scenario],
@@ -36,5 +40,6 @@ def render_matrix(directive: Directive, page: str, m: Matrix | None, scenarios: 
         if pages.get(name):
             label = f"[{scenario.title}]({posixpath.relpath(pages[name][0], posixpath.dirname(page) or '.')})"
         since = m.measured_since(name)
-        rows.append(MatrixRow(label, since or "not passing", tuple(m.scenarios[name].get(r, False) for r in m.releases)))
+        rows.append(MatrixRow(label, since or "not passing", tuple(m.scenarios[name].get(r, False) for r in m.releases),
+                              matrix_anchor(name)))
     return render("matrix.md.j2", directive.indent, releases=m.releases, rows=rows)
