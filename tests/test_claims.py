@@ -127,6 +127,7 @@ def test_claim_edited_to_say_the_opposite_of_its_evidence(verified, project: Pat
     assert failure(project, verified[1], body) == (
         f"{page_path(project)}:1: claim: suspension/several-suspensions#halt.transcript_balanced: the page says true; "
         "the evidence checked in this build says false\n"
+        f"    the page's value read as YAML: true\n"
         f"    stated at {yaml}:{line}")
 
 
@@ -308,3 +309,21 @@ def test_the_build_links_a_checked_claim_and_refuses_a_contradicted_one(site_pro
     assert built.returncode != 0
     assert (f"{page}:4: claim: {NAME}#halt.transcript_balanced: the page says true; "
             "the evidence checked in this build says false") in built.output
+
+
+def test_a_value_is_read_as_yaml_so_unquoted_colons_make_a_mapping(verified, project: Path) -> None:
+    # The mistake this catches: the page's list looks right, but YAML reads each item as a mapping.
+    body = (f'Shown.<!-- claim evidence="{NAME}#halt.tool_results_shown" value="[Deploy api: to production?]" '
+            'quote="Shown" -->\n')
+    assert failure(project, verified[1], body).splitlines()[:2] == [
+        f"{page_path(project)}:1: claim: {NAME}#halt.tool_results_shown: the page says [Deploy api: to production?]; "
+        "the evidence checked in this build says [Deploy api to production?]",
+        "    the page's value read as YAML: [{Deploy api: to production?}]"]
+
+
+def test_claims_one_right_after_another_share_their_sentence(verified, project: Path) -> None:
+    second = f'<!-- claim evidence="{NAME}#halt.run_statuses" value="[pending]" quote="is unbalanced" -->'
+    assert "<!-- claim" not in render(project, verified[1], f"It is unbalanced.{BALANCED}{second}\n")
+    # ...but not across other words: those start a new sentence.
+    assert failure(project, verified[1], f"It is unbalanced.{BALANCED} Next.{second}\n").startswith(
+        f'{page_path(project)}:1: claim\'s words "is unbalanced" are not in its sentence')

@@ -17,7 +17,8 @@ A claim is an HTML comment right after the sentence it backs, on the same line::
   must hold (the package this build runs, found through importlib, never imported).
 
 ``quote`` is required: words of the sentence that the evidence backs, which must stand in the
-same paragraph before the claim (after the previous claim, if any). Editing the sentence to say
+same paragraph before the claim (after the previous claim, if any; claims written one right
+after the other share their sentence). Editing the sentence to say
 something else loses the words; editing the claim to say something else loses the evidence:
 either fails the build at ``page.md:line``. Values may be quoted with ``'...'`` to hold ``"``.
 
@@ -206,9 +207,10 @@ def parse_claims(markdown: str, page: Path) -> list[Claim]:
     claims: list[Claim] = []
     problems: list[Problem] = []
     paragraph: list[str] = []
+    previous = ""  # the sentence of the paragraph's previous claim
     for number, (line, fenced) in enumerate(zip(markdown.splitlines(), fenced_lines(markdown)), start=1):
         if fenced or not line.strip() or _BLOCK_START.match(line):
-            paragraph = []
+            paragraph, previous = [], ""
         if fenced:
             continue
         masked, pos = _mask_code(line), 0
@@ -222,9 +224,11 @@ def parse_claims(markdown: str, page: Path) -> list[Claim]:
                 pos = len(line)
                 break
             sentence = " ".join(paragraph + [line[pos:m.start()]])
+            # Claims one after another back the same words (several pieces of evidence).
+            sentence = sentence if sentence.strip() else previous
             found = _claim(where, (m.start(), end + 3), line[m.end():end], sentence)
             (problems if isinstance(found, Problem) else claims).append(found)
-            paragraph, pos = [], end + 3
+            paragraph, pos, previous = [], end + 3, sentence
         paragraph.append(line[pos:])
     if problems:
         raise SourceError(*problems)
@@ -234,6 +238,11 @@ def parse_claims(markdown: str, page: Path) -> list[Claim]:
 def _words(text: str) -> str:
     """Text as a reader sees it, for finding a quote: no backticks or emphasis marks, one space."""
     return " ".join(re.sub(r"[`*]", "", text).split())
+
+
+def _tail(text: str, limit: int = 200) -> str:
+    """The end of ``text``, cut at a word, so a long paragraph shows the part next to the claim."""
+    return text if len(text) <= limit else "…" + text[-limit:].split(" ", 1)[-1]
 
 
 def _flow(value: Any) -> str:
@@ -348,7 +357,8 @@ def _check_scenario(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
             return Problem(where, f"{head} its value {claim.value!r} is not YAML: {e}")
         if not _same(said, value):
             return Problem(where, f"{head} the page says {claim.value}; the evidence checked in this build says "
-                                  f"{_flow(value)}", (f"stated at {yaml_at}",))
+                                  f"{_flow(value)}", (f"the page's value read as YAML: {_flow(said)}",
+                                                      f"stated at {yaml_at}"))
         shown = f"{path} is {_flow(value)}"
     else:
         text = claim.contains or ""
@@ -435,22 +445,28 @@ def check_claim(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
     quote is not in its sentence, it points at nothing, or its evidence says otherwise."""
     if _words(claim.quote) not in _words(claim.sentence):
         return Problem(claim.where, f'claim\'s words "{claim.quote}" are not in its sentence',
-                       (f'its sentence: "{_words(claim.sentence)[-200:]}"',))
+                       (f'its sentence: "{_tail(_words(claim.sentence))}"',))
     check = {"scenario": _check_scenario, "matrix": _check_matrix, "source": _check_source}[claim.kind]
     return check(claim, page, ctx)
 
 
-def _one_line(text: str, limit: int = 300) -> str:
-    # A Markdown link title holds no double quote or newline; long values are cut.
-    text = " ".join(text.replace('"', "'").split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+# Characters a Markdown link title or an attr_list value cannot hold as they are (a quote ends
+# the title, a brace the attribute list, a parenthesis may end the link), written as character
+# references, which both pass through to the HTML attribute unchanged.
+_REFERENCES = {c: f"&#{ord(c)};" for c in "&\"'(){}<>\\[]"}
+
+
+def attribute_text(text: str, limit: int = 300) -> str:
+    """``text`` on one line, cut to ``limit`` characters, safe as a link title or attribute value."""
+    text = " ".join(text.split())
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return "".join(_REFERENCES.get(c, c) for c in text)
 
 
 def render_link(checked: Checked) -> str:
-    """The superscript link a checked claim becomes (Markdown with attr_list, whose value may
-    not hold braces either)."""
-    label = _one_line(checked.label).replace("{", "(").replace("}", ")")
-    return f'<sup class="vd-claim">[{checked.text}]({checked.target} "{_one_line(checked.title)}"){{ aria-label="{label}" }}</sup>'
+    """The superscript link a checked claim becomes (Markdown, with attr_list for the label)."""
+    return (f'<sup class="vd-claim">[{checked.text}]({checked.target} "{attribute_text(checked.title)}")'
+            f'{{ aria-label="{attribute_text(checked.label)}" }}</sup>')
 
 
 def render_claims(markdown: str, page: Path, page_uri: str, ctx: Context) -> str:
