@@ -327,3 +327,11 @@ def test_claims_one_right_after_another_share_their_sentence(verified, project: 
     # ...but not across other words: those start a new sentence.
     assert failure(project, verified[1], f"It is unbalanced.{BALANCED} Next.{second}\n").startswith(
         f'{page_path(project)}:1: claim\'s words "is unbalanced" are not in its sentence')
+
+
+def test_a_program_changed_since_it_was_verified_backs_no_sentence(verified, project: Path) -> None:
+    program = project / "snippets" / NAME / "several.py"
+    program.write_text(program.read_text() + "\n# edited after verification\n")
+    assert failure(project, verified[1], SENTENCE) == (
+        f"{page_path(project)}:2: claim: {NAME}#halt.transcript_balanced: snippets/{NAME}/several.py changed after "
+        "it was verified; verify it again")

@@ -43,7 +43,7 @@ from typing import Any
 from .anchors import evidence_anchor, matrix_anchor, source_anchor
 from .directive import Directive, fenced_lines, find_directives
 from .errors import Location, Problem, SourceError
-from .ledger import Ledger
+from .ledger import Ledger, sha256_file
 from .matrix import Matrix
 from .render.templating import code
 from .scenario import Expect, Run, Scenario
@@ -345,10 +345,12 @@ def _check_scenario(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
     value, yaml_at = stated
     for program in run.programs.values():
         rel = program.path.resolve().relative_to(ctx.root.resolve()).as_posix()
-        entry = ctx.ledger.programs.get(rel, {}).get("runs", {}).get(run.name)
-        if not entry or not entry["passed"]:
+        entry = ctx.ledger.programs.get(rel, {})
+        if not entry.get("runs", {}).get(run.name, {}).get("passed"):
             return Problem(where, f"claim: {claim.evidence}: run '{run.name}' ({rel}) did not pass in this build, "
                                   "so it backs no sentence")
+        if not program.path.is_file() or sha256_file(program.path) != entry["sha256"]:
+            return Problem(where, f"claim: {claim.evidence}: {rel} changed after it was verified; verify it again")
     head = f"claim: {claim.evidence}:"
     if claim.value is not None:
         try:
