@@ -20,6 +20,10 @@ show them) and the release matrix (which scenario passes on which toolnexus rele
 
     <!-- verified-contract -->
     <!-- verified-matrix -->
+
+and one lists every toolnexus source line that a claim on any page cites (see :mod:`.claims`)::
+
+    <!-- verified-sources -->
 """
 from __future__ import annotations
 
@@ -29,12 +33,13 @@ from pathlib import Path
 
 from .errors import Location, SourceError
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract|matrix)\b(?P<attrs>.*?)-->\s*$")
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract|matrix|sources)\b(?P<attrs>.*?)-->\s*$")
 _ATTR = re.compile(r'\s*(?P<key>[a-z_]+)="(?P<value>[^"]*)"')
 OUTPUT_CHOICES = ("yes", "no", "only")
-REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",), "contract": (), "matrix": ()}
+REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",), "contract": (), "matrix": (),
+            "sources": ()}
 VALID = {"example": REQUIRED["example"] + ("output", "run"), "evidence": REQUIRED["evidence"], "contract": (),
-         "matrix": ()}
+         "matrix": (), "sources": ()}
 # Anything that looks like one of our comments but is not a valid directive (a misspelt kind, a
 # directive sharing its line) would otherwise vanish silently from the page, so it is an error.
 _NEAR_MISS = re.compile(r"<!--\s*verified", re.IGNORECASE)
@@ -45,6 +50,29 @@ _FENCE = re.compile(r"^[ \t]*(?P<mark>`{3,}|~{3,})(?P<info>.*)$")
 # What each directive comes out as carries this attribute (value: ``<kind>-<line>``), so the
 # guard can tell, in the HTML alone, which directives came out (see :func:`marker`).
 MARKER_ATTRIBUTE = "data-vd-directive"
+
+
+def fenced_lines(markdown: str) -> list[bool]:
+    """For each line of ``markdown`` (``splitlines()``), whether it is a code fence's opening or
+    closing line or lies inside a fence, by the same rules as :func:`find_directives` (an
+    opening backtick fence has no backtick in its info string; a closing one has no info and
+    at least as many of the same character)."""
+    out: list[bool] = []
+    fence: str | None = None
+    for line in markdown.splitlines():
+        f = _FENCE.match(line)
+        if f:
+            mark, info = f.group("mark"), f.group("info")
+            if fence is None and not (mark[0] == "`" and "`" in info):
+                fence = mark
+                out.append(True)
+                continue
+            if fence is not None and mark[0] == fence[0] and len(mark) >= len(fence) and not info.strip():
+                fence = None
+                out.append(True)
+                continue
+        out.append(fence is not None)
+    return out
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
-"""MkDocs hook: replace each verified-example directive with its tabs. The only module that
-imports MkDocs.
+"""MkDocs hook: replace each verified-example directive with its tabs and each claim with its
+link to the evidence. The only module that imports MkDocs.
 
 Registered in ``mkdocs.yml`` under ``hooks:``. It reads the ledger written by
 ``python -m verified_docs verify`` (path from ``VERIFIED_DOCS_LEDGER``, default
 ``build/verified-ledger.json``) and fails the build, naming the page and line, for any example
-that is unknown, malformed or not verified green in this build. Every block it renders carries
-a marker (:func:`verified_docs.directive.marker`) by which the guard checks, in the HTML, that
-each directive came out.
+that is unknown, malformed or not verified green in this build, and for any claim
+(:mod:`verified_docs.claims`) that is malformed or that its evidence contradicts. Every block
+it renders carries a marker (:func:`verified_docs.directive.marker`) by which the guard checks,
+in the HTML, that each directive came out.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
+from verified_docs import claims as claims_mod
 from verified_docs import ledger as ledger_mod
 from verified_docs.directive import body_start, find_directives
 from verified_docs.edit_link import resolve_edit_uri
@@ -44,7 +46,7 @@ def on_config(config: Any) -> Any:
         scenarios: dict[str, Scenario] = {s.name: s for s in found}
         matrix_path = root / matrix_mod.MATRIX_FILE
         _state.update(root=root, scenarios=scenarios, ledger=ledger_mod.load(ledger_path),
-                      docs=Path(config["docs_dir"]), coverage=None,
+                      docs=Path(config["docs_dir"]), coverage=None, claims=None,
                       matrix=matrix_mod.load(matrix_path) if matrix_path.is_file() else None)
     except (SourceError, FileNotFoundError) as e:
         raise PluginError(str(e)) from None
@@ -90,6 +92,19 @@ def _coverage() -> Any:
     return _state["coverage"]
 
 
+def _claims() -> claims_mod.Context:
+    # Built on first use: it reads every page (for the evidence boxes, the matrix and the
+    # source claims) and finds the installed toolnexus.
+    if _state["claims"] is None:
+        try:
+            package, version = claims_mod.installed_toolnexus()
+        except FileNotFoundError as e:
+            raise SourceError.at(_state["root"] / "pyproject.toml", 0, str(e)) from None
+        _state["claims"] = claims_mod.Context(_state["scenarios"], _state["ledger"], _state["root"], _state["matrix"],
+                                              claims_mod.scan_site(_state["docs"]), package, version)
+    return _state["claims"]
+
+
 def on_nav(nav: Any, config: Any, files: Any) -> Any:
     """Remember each page's navigation title, for links in generated tables."""
     _state["titles"] = {p.file.src_uri: p.title for p in nav.pages if p.title}
@@ -97,17 +112,19 @@ def on_nav(nav: Any, config: Any, files: Any) -> Any:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    """Swap every directive line of ``page`` for its rendered tabs."""
+    """Swap every claim of ``page`` for its link, then every directive line for its rendering;
+    fail when a claim comment is left in the result."""
     page_path = Path(config["docs_dir"]) / page.file.src_path
     try:
+        source = markdown
         # Lines count from the top of the file, front matter included, as the guard reads it.
         src = page.file.abs_src_path
         first = body_start(Path(src).read_text(encoding="utf-8-sig"), markdown) if src else 1
-        directives = find_directives(markdown, page_path, first)
-        if not directives:
-            return markdown
+        # Claims first: their replacement keeps every line where it was, so the directives'
+        # line numbers still name the page as written.
+        markdown = claims_mod.render_claims(markdown, page_path, page.file.src_uri, _claims())
         lines = markdown.splitlines(keepends=True)
-        for d in reversed(directives):
+        for d in reversed(find_directives(markdown, page_path, first)):
             if d.kind == "matrix":
                 lines[d.where.line - first] = render_matrix(d, page.file.src_uri, _state["matrix"],
                                                             _state["scenarios"], pages_by_scenario(_state["docs"]))
@@ -116,9 +133,16 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
             elif d.kind == "evidence":
                 lines[d.where.line - first] = render_evidence(d, _state["scenarios"], _state["ledger"],
                                                               _state["root"], _state["matrix"])
+            elif d.kind == "sources":
+                lines[d.where.line - first] = claims_mod.render_sources(d, page.file.src_uri, _claims(),
+                                                                        _state["titles"])
             else:
                 example = resolve(d, _state["scenarios"], _state["ledger"], _state["root"])
                 lines[d.where.line - first] = render_example(example, page.file.src_uri)
-        return "".join(lines)
+        rendered = "".join(lines)
+        left = claims_mod.leftover_claims(rendered, page_path, source)
+        if left:
+            raise SourceError(*left)
+        return rendered
     except SourceError as e:
         raise PluginError(str(e)) from None

@@ -1,7 +1,8 @@
 """Render the evidence a scenario is checked against, in words, from its ``scenario.yaml``.
 
 Pages state what a build proved by including this block instead of restating it by hand, so
-the prose and the checks cannot drift apart.
+the prose and the checks cannot drift apart. The box carries a stable id per scenario and per
+run (:mod:`..anchors`), which the claims on a page link to.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..anchors import evidence_anchor
 from ..directive import Directive
 from ..errors import Problem, SourceError
 from ..ledger import Ledger
@@ -20,11 +22,13 @@ from .templating import code, render
 
 @dataclass(frozen=True)
 class RunEvidence:
-    """One run's evidence as sentences: ``label`` names the run and its programs."""
+    """One run's evidence as sentences: ``label`` names the run and its programs; ``anchor``
+    is the id claims about this run link to."""
 
     label: str
     args: tuple[str, ...]
     lines: tuple[str, ...]
+    anchor: str = ""
 
 
 def one_line(text: str) -> str:
@@ -117,8 +121,10 @@ def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger
             if entry is None or not entry["passed"]:
                 raise SourceError(Problem(directive.where, f"{rel} did not pass in this build; its evidence cannot be shown"))
         names = ", ".join(sorted({p.path.name for p in run.programs.values()}))
-        runs.append(RunEvidence(f"{run.name} ({names})", run.args, sentences(run.expect)))
+        runs.append(RunEvidence(f"{run.name} ({names})", run.args, sentences(run.expect),
+                                evidence_anchor(scenario.name, run.name)))
     since = None
     if matrix is not None and scenario.name in matrix.scenarios:
         since = matrix.since_sentence(scenario.name)
-    return render("evidence.md.j2", directive.indent, directive=directive, scenario=scenario, runs=runs, since=since)
+    return render("evidence.md.j2", directive.indent, directive=directive, scenario=scenario, runs=runs, since=since,
+                  anchor=evidence_anchor(scenario.name))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
+from ..anchors import matrix_anchor
 from ..directive import Directive
 from ..errors import Problem, SourceError
 from ..matrix import Matrix, ranges, span
@@ -21,6 +22,7 @@ class MatrixRow:
     passes: str
     fails_before: str
     fails_again: str
+    anchor: str = ""
 
 
 def render_matrix(directive: Directive, page: str, m: Matrix | None, scenarios: dict[str, Scenario],
@@ -49,7 +51,7 @@ def render_matrix(directive: Directive, page: str, m: Matrix | None, scenarios: 
         again = m.fails_after_since(name)
         rows.append(MatrixRow(label, since or "passes on none", ", ".join(ranges(m.releases, passing)) or "none",
                               ", ".join(ranges(m.releases, before)) or "none",
-                              ", ".join(ranges(m.releases, again))))
+                              ", ".join(ranges(m.releases, again)), matrix_anchor(name)))
     return render("matrix.md.j2", directive.indent, directive=directive, releases=m.releases, span=span(m.releases), rows=rows,
                   dependencies=_dependency_note(m))
 
