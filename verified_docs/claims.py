@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from .anchors import evidence_anchor, matrix_anchor, source_anchor
-from .directive import Directive, fenced_lines, find_directives
+from .directive import Directive, fenced_lines, find_directives, marker
 from .errors import Location, Problem, SourceError
 from .ledger import Ledger, sha256_file
 from .matrix import Matrix
@@ -550,7 +550,8 @@ def render_sources(directive: Directive, page: str, ctx: Context, titles: dict[s
     """Markdown list of every cited source line (``file:line``, the line as installed, the
     pages citing it), each with the id its claims link to; indented like ``directive``."""
     titles = titles or {}
-    items = [f"The installed toolnexus {ctx.toolnexus}, as this build ran it. Each line below is cited by a "
+    items = [f"<span {marker(directive)}></span>The installed toolnexus {ctx.toolnexus}, as this build ran it. "
+             "Each line below is cited by a "
              "sentence of the pages; the build fails when the package no longer holds it.", ""]
     for s in cited_sources(ctx):
         where = f"{s.file}:{s.lines[0]}" + (f" (and line {', '.join(map(str, s.lines[1:]))})" if s.lines[1:] else "")
