@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, Verification
+from verified_docs.anchors import matrix_anchor
 from verified_docs import matrix
 from verified_docs.directive import find_directives
 from verified_docs.errors import SourceError, display_path
@@ -253,8 +254,9 @@ def test_a_scenario_failing_again_after_its_first_pass_is_shown_not_hidden() -> 
     assert matrix.check_since(m, [dataclasses.replace(_scenario(name), since="0.7.0")]) == []
     page = find_directives("<!-- verified-matrix -->\n", Path("availability.md"))[0]
     out = render_matrix(page, "reference/availability.md", m, {name: _scenario(name)}, {})
-    row = next(line for line in out.splitlines() if line.startswith("| The three run statuses"))
-    assert row == "| The three run statuses | 0.7.0 | 0.7.0, 0.10.0 | 0.6.0 | **0.8.0–0.9.0** |"
+    row = next(line for line in out.splitlines() if "The three run statuses" in line)
+    assert row == (f'| <span id="{matrix_anchor(name)}"></span>The three run statuses | 0.7.0 | 0.7.0, 0.10.0 | 0.6.0 '
+                   "| **0.8.0–0.9.0** |")
 
 
 def test_ranges_join_neighbouring_releases() -> None:
