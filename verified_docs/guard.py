@@ -284,7 +284,7 @@ def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list
 
 # What each kind of directive comes out as, told by an element around its marker: a tab set
 # (pymdownx.tabbed), an admonition, a table. Outside it, the marker came out but the block did
-# not (it was swallowed into raw HTML, say).
+# not (it was swallowed into raw HTML, say). A kind not listed needs only its marker.
 CONTAINERS = {"example": ("class", "tabbed-set"), "evidence": ("class", "admonition"),
               "contract": ("tag", "table"), "matrix": ("tag", "table"), "sources": ("tag", "p")}
 
@@ -297,6 +297,12 @@ def built_page(site: Path, docs: Path, md: Path) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+def _came_out(d: Directive, found: dict[str, frozenset[tuple[str, str]]]) -> bool:
+    around = found.get(marker_value(d))
+    container = CONTAINERS.get(d.kind)
+    return around is not None and (container is None or container in around)
 
 
 def _kind_name(d: Directive) -> str:
@@ -328,7 +334,7 @@ def directive_problems(site: Path, docs: Path) -> list[Problem]:
             found[value] = found.get(value, frozenset()) | around  # a tab set carries one per tab
         built = page.relative_to(site).as_posix()
         wanted = {marker_value(d): d for d in directives}
-        came_out = [d for d in directives if CONTAINERS[d.kind] in found.get(marker_value(d), ())]
+        came_out = [d for d in directives if _came_out(d, found)]
         missing = [d for d in directives if d not in came_out]
         if missing:
             d = missing[0]
@@ -337,7 +343,7 @@ def directive_problems(site: Path, docs: Path) -> list[Problem]:
                 why = (f"none of the page's {len(directives)} directive(s) did (no {MARKER_ATTRIBUTE} marker at all: "
                        "was the page built without the verified_docs hook?)")
             elif value in found:
-                what, name = CONTAINERS[d.kind]
+                what, name = CONTAINERS[d.kind]  # only a kind with a container can be misplaced
                 why = (f"its marker is not inside a {'<' + name + '>' if what == 'tag' else name + ' element'}, "
                        f"so the block did not; {len(came_out)} of the page's {len(directives)} directive(s) did")
             else:
