@@ -204,6 +204,12 @@ def parse_claims(markdown: str, page: Path) -> list[Claim]:
     missing ``evidence`` or ``quote``, an evidence of no known kind, or the wrong value
     attribute for its kind.
     """
+    return list(_parse(markdown, Path(page)))
+
+
+@lru_cache(maxsize=256)
+def _parse(markdown: str, page: Path) -> tuple[Claim, ...]:
+    # Each page is read twice in a build (scan_site, then its own rendering): parse it once.
     claims: list[Claim] = []
     problems: list[Problem] = []
     paragraph: list[str] = []
@@ -232,7 +238,7 @@ def parse_claims(markdown: str, page: Path) -> list[Claim]:
         paragraph.append(line[pos:])
     if problems:
         raise SourceError(*problems)
-    return claims
+    return tuple(claims)
 
 
 def _words(text: str) -> str:
@@ -275,10 +281,16 @@ def _yaml() -> Any:
 def read_value(text: str) -> Any:
     """``text`` read as scenario.yaml values are (ruamel round-trip, then plain data).
     Raises ``ValueError`` when it is not YAML."""
+    return json.loads(_read_json(text))
+
+
+@lru_cache(maxsize=1024)
+def _read_json(text: str) -> str:
+    # Round-trip parsing is most of the claims' cost; a value repeated on the pages is read once.
     from ruamel.yaml.error import YAMLError
 
     try:
-        return json.loads(json.dumps(_yaml().load(text)))
+        return json.dumps(_yaml().load(text))
     except YAMLError as e:
         raise ValueError(str(e).splitlines()[0]) from None
 
