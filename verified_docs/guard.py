@@ -282,10 +282,10 @@ def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list
     return problems
 
 
-# What each kind of directive comes out as, told by an element around its marker: a tab set
-# (pymdownx.tabbed), an admonition, a table. Outside it, the marker came out but the block did
+# What each kind of directive comes out as, told by an element around its marker: an example's
+# wrapper (div.vd-example, around its tabs or its one code block), an admonition, a table. Outside it, the marker came out but the block did
 # not (it was swallowed into raw HTML, say). A kind not listed needs only its marker.
-CONTAINERS = {"example": ("class", "tabbed-set"), "evidence": ("class", "admonition"),
+CONTAINERS = {"example": ("class", "vd-example"), "evidence": ("class", "admonition"),
               "contract": ("tag", "table"), "matrix": ("tag", "table"), "sources": ("tag", "p")}
 
 

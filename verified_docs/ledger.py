@@ -18,7 +18,7 @@ from typing import Any
 from .errors import SourceError
 from .golden import write_atomic
 from .runner.line_coverage import FileLines
-from .sections import parse_sections
+from .sections import WHOLE, parse_sections, program_view
 from .verify import RunVerdict
 
 DEFAULT_LEDGER = Path("build") / "verified-ledger.json"
@@ -43,9 +43,10 @@ def sha256_file(path: Path) -> str:
 class Ledger:
     """Parsed ledger. ``programs`` maps a program path (posix, relative to the project root)
     to its entry: ``scenario``, ``language``, ``passed`` (every run passed), ``sha256`` of the
-    file, ``sections`` (name -> fingerprint) and ``runs`` (run name -> ``passed``, ``golden``
+    file, ``sections`` (name -> fingerprint; ``"*"``, :data:`~.sections.WHOLE`, for the whole
+    program as a page shows it) and ``runs`` (run name -> ``passed``, ``golden``
     path, ``golden_sha256`` of the file, ``golden_text_sha256`` fingerprint, ``duration_s``) and
-    ``lines`` (section name -> ``unrun``: 1-based lines of statements that executed in none of
+    ``lines`` (section name, or ``"*"`` for the whole program -> ``unrun``: 1-based lines of statements that executed in none of
     the scenario's runs and carry no ``# not run`` marker; ``not_run``: marked lines, which did
     not run; ``marked_ran``: marked lines that ran after all). ``lines`` is absent for a
     language whose runner cannot measure lines."""
@@ -69,11 +70,14 @@ class Ledger:
 
 
 def _fingerprints(path: Path) -> dict[str, str]:
-    """Section name -> fingerprint; none when the markers are malformed (verify reported it)."""
+    """Section name -> fingerprint, and :data:`WHOLE` -> the whole program's as a page shows it;
+    none when the markers are malformed (verify reported it)."""
     try:
-        return {name: fingerprint(s.text) for name, s in parse_sections(path).items()}
+        out = {name: fingerprint(s.text) for name, s in parse_sections(path).items()}
     except SourceError:
         return {}
+    out[WHOLE] = fingerprint(program_view(path).text)
+    return out
 
 
 def _section_lines(path: Path, measured: FileLines | None) -> dict[str, dict[str, list[int]]] | None:
@@ -85,9 +89,11 @@ def _section_lines(path: Path, measured: FileLines | None) -> dict[str, dict[str
         sections = parse_sections(path)
     except SourceError:
         return {}
+    bodies = {name: set(range(s.start_line + 1, s.end_line)) for name, s in sections.items()}
+    # The page shows the whole program around each section, folded: every line of it counts.
+    bodies[WHOLE] = set(program_view(path).file_lines)
     out = {}
-    for name, section in sections.items():
-        body = set(range(section.start_line + 1, section.end_line))
+    for name, body in bodies.items():
         out[name] = {
             "unrun": sorted((measured.statements & body) - measured.executed - measured.excluded),
             "not_run": sorted(measured.excluded & body - measured.executed),

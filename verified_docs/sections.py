@@ -117,3 +117,45 @@ def get_section(path: Path, name: str, *, referenced_from: Location | None = Non
         valid = ", ".join(sorted(sections)) or "(the file has no sections)"
         raise SourceError(Problem(where, f"unknown section '{name}' in {path}", (f"valid sections: {valid}",)))
     return sections[name]
+
+
+# The key under which the ledger keeps the whole program (every file line that is not a marker),
+# next to its named sections; no section can be called this (names are word characters).
+WHOLE = "*"
+
+
+@dataclass(frozen=True)
+class ProgramView:
+    """A snippet file as a page shows it whole: pymdownx.snippets includes a file without a
+    section name minus its section marker lines. ``text`` has no trailing newline;
+    ``file_lines[i]`` is the 1-based file line shown as line ``i + 1``."""
+
+    path: Path
+    text: str
+    file_lines: tuple[int, ...]
+
+    def shown_range(self, section: Section) -> tuple[int, int]:
+        """The first and last shown line (1-based, inclusive) of ``section``'s body; an empty
+        section gives the line after its start marker twice."""
+        inside = [i for i, n in enumerate(self.file_lines, start=1) if section.start_line < n < section.end_line]
+        if not inside:
+            after = sum(1 for n in self.file_lines if n < section.start_line) + 1
+            return after, after
+        return inside[0], inside[-1]
+
+
+def program_view(path: Path) -> ProgramView:
+    """The whole of ``path`` as pymdownx.snippets includes it (section markers dropped, escaped
+    markers kept as pymdownx writes them out). Raises :class:`SourceError` for bytes that are
+    not UTF-8."""
+    path = Path(path)
+    kept: list[tuple[int, str]] = []
+    for number, line in enumerate(read_utf8(path).splitlines(), start=1):
+        m = _MARKER.match(line) if "8<-" in line else None
+        if m is not None and not m.group("escape"):
+            continue
+        if m is not None:
+            line = m.group("pre") + m.group("escape").replace(";", "", 1) + m.group("inline_marker") + \
+                m.group("section") + m.group("post")
+        kept.append((number, line))
+    return ProgramView(path, "\n".join(t for _, t in kept).rstrip("\n"), tuple(n for n, _ in kept))

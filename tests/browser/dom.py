@@ -34,24 +34,22 @@ def tab_label(page: Page, set_index: int, label: str) -> Locator:
     return tab_set.locator(":scope > .tabbed-labels > label").filter(has_text=label).first
 
 
-_REVEAL = """index => {
-  let set = document.querySelectorAll('.tabbed-set')[index];
+_REVEAL = """element => {
   const chain = [];
-  for (let block = set.parentElement.closest('.tabbed-block'); block; block = set.parentElement.closest('.tabbed-block')) {
+  for (let block = element.closest('.tabbed-block'); block; block = block.parentElement.closest('.tabbed-block')) {
     const outer = block.closest('.tabbed-set');
     const position = Array.from(outer.querySelector(':scope > .tabbed-content').children).indexOf(block);
     chain.unshift(outer.querySelector(`label[for="${outer.querySelectorAll(':scope > input')[position].id}"]`));
-    set = outer;
   }
   chain.forEach(label => label.click());
   return chain.length;
 }"""
 
 
-def reveal(page: Page, set_index: int) -> int:
-    """Make tab set ``set_index`` visible by choosing, outermost first, the tab of every set it
-    is nested in (as a reader clicks them); returns how many tabs that took."""
-    return page.evaluate(_REVEAL, set_index)
+def reveal(element: Locator) -> int:
+    """Make ``element`` visible by choosing, outermost first, the tab of every tab set it is
+    nested in (as a reader clicks them); returns how many tabs that took."""
+    return element.evaluate(_REVEAL)
 
 
 def stored_tabs(page: Page) -> list[str] | None:

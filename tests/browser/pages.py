@@ -2,7 +2,8 @@
 
 ``site_pages()`` lists every page (``docs/**/*.md``) with its URL; ``expected_examples()``
 says, for one page, which example tab sets it shows, in order, and for each language tab the
-snippet section its code block must hold and the golden output its output block must hold.
+program its code block must hold (whole, folded around the directive's section) and the golden
+output its output block must hold.
 Both are plain functions so tests can be parametrized with them at collection time.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 from verified_docs.directive import Directive, find_directives
 from verified_docs.runner.languages import LANGUAGES
 from verified_docs.scenario import Program, Scenario
-from verified_docs.sections import Section, parse_sections
+from verified_docs.sections import ProgramView, Section, parse_sections, program_view
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -51,14 +52,16 @@ def site_pages() -> list[Page]:
 
 @dataclass(frozen=True)
 class ExpectedTab:
-    """One language's tab of an example: its ``label``, the ``code`` section it must show
-    (``None`` for ``output="only"``) and the ``output`` golden file (``None`` for
-    ``output="no"`` or a support file)."""
+    """One language's tab of an example: its ``label``, the ``code`` section it is about and
+    the ``whole`` program its code block holds (both ``None`` for ``output="only"``), and the
+    ``output`` golden file of run ``run`` (both ``None`` for ``output="no"`` or a support file)."""
 
     label: str
     program: Path
     code: Section | None
     output: Path | None
+    whole: ProgramView | None = None
+    run: str | None = None
 
 
 @dataclass(frozen=True)
@@ -80,23 +83,28 @@ def expected_examples(page: Page, scenarios: dict[str, Scenario]) -> list[Expect
             continue
         scenario = scenarios[d.scenario]
         tabs = []
-        for language, program, golden in _programs(d, scenario):
-            code = parse_sections(program.path)[d.section] if d.output != "only" else None
+        for language, program, golden, run in _programs(d, scenario):
+            shows_code = d.output != "only"
+            code = parse_sections(program.path)[d.section] if shows_code else None
+            whole = program_view(program.path) if shows_code else None
             output = golden if d.output != "no" else None
-            tabs.append(ExpectedTab(LANGUAGES[language].display, program.path, code, output))
+            tabs.append(ExpectedTab(LANGUAGES[language].display, program.path, code, output, whole,
+                                    run if output else None))
         examples.append(ExpectedExample(d, tuple(tabs)))
     return examples
 
 
-def _programs(d: Directive, scenario: Scenario) -> list[tuple[str, Program, Path | None]]:
-    """(language, program, golden output or None) for the directive, in LANGUAGES order: a
-    support file, or the program in the run the directive names (or the only run it is in)."""
+def _programs(d: Directive, scenario: Scenario) -> list[tuple[str, Program, Path | None, str | None]]:
+    """(language, program, golden output or None, run name or None) for the directive, in
+    LANGUAGES order: a support file, or the program in the run the directive names (or the
+    only run it is in)."""
     support = [p for p in scenario.support if p.path.stem == d.program]
     if support:
-        found = {p.language: (p, None) for p in support}
+        found = {p.language: (p, None, None) for p in support}
     else:
         runs = [r for r in scenario.runs if any(p.path.stem == d.program for p in r.programs.values())]
         if d.run:
             runs = [r for r in runs if r.name == d.run]
-        found = {lang: (p, p.golden_path) for lang, p in runs[0].programs.items() if p.path.stem == d.program}
+        found = {lang: (p, p.golden_path, runs[0].name) for lang, p in runs[0].programs.items()
+                 if p.path.stem == d.program}
     return [(lang, *found[lang]) for lang in LANGUAGES if lang in found]

@@ -1,79 +1,127 @@
-"""The copy button of every example puts on the clipboard exactly what ran.
+"""What a reader copies from an example is a whole program that runs and prints what the page shows.
 
-For each page, each ``verified-example`` directive's tab set is found on the page (one per
-directive, in order, one tab per language); in each tab the copy button of the code block must
-copy the snippet section as ``parse_sections`` reads it from the program file, and the copy
-button of the output block the golden output: byte for byte, so no line numbers, prompts or
-annotation markers. Under each tab, the "whole program" link must download the program file
-that ran, byte for byte.
+For each page, each ``verified-example`` directive's block is found on the page (one
+``div.vd-example`` per directive, in order; a tab per language only where several ran). The
+copy button of each code block must copy the whole program as the page shows it (the file
+without its section markers, however the block is folded), and the copy button of the output
+block the golden output. Then the copies are written over a fresh copy of the example's folder
+(its support files and the programs the page does not show come from the repository, as a
+reader downloads them), and the scenario is verified from there against its scripted model: every
+run must pass, and each output shown on the page must be what the copied program printed.
+Under each block, the download link must give the file that ran, byte for byte.
 """
 from __future__ import annotations
 
 import difflib
+import shutil
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page
 
-from verified_docs.scenario import discover_project
+from verified_docs.normalise import normalise
+from verified_docs.scenario import Program, Scenario, discover_project
+from verified_docs.verify import RunVerdict, verify_scenario
 
 from .dom import copy_via_button, reveal, tab_label, tab_sets
-from .pages import LANGUAGE_LABELS, ROOT, ExpectedExample, Page as SitePage, expected_examples, site_pages
+from .pages import ExpectedExample, ROOT, Page as SitePage, expected_examples, site_pages
 
 SCENARIOS = {s.name: s for s in discover_project(ROOT)}
 EXAMPLE_PAGES = [p for p in site_pages() if expected_examples(p, SCENARIOS)]
+EDITED_PAGE = next(p for p in EXAMPLE_PAGES if p.url == "suspension/answer-later/")
 
 
-def _block(tab: Locator, title: str) -> Locator:
-    return tab.locator(f'.highlight:has(> .filename:text-is("{title}"))')
+@dataclass
+class Copies:
+    """What was copied from one page for one scenario: each shown program's text by its path in
+    the repository, and each shown output as (run, program path, text, where it was shown)."""
+
+    programs: dict[Path, str] = field(default_factory=dict)
+    outputs: list[tuple[str, Path, str, str]] = field(default_factory=list)
 
 
-def _mismatch(where: str, what: str, expected: str, got: str) -> str:
-    diff = difflib.unified_diff(expected.splitlines(), got.splitlines(), "expected", "clipboard", lineterm="")
-    return f"{where}: {what}: the clipboard differs from what ran\n" + "\n".join(f"    {line}" for line in diff)
+def _diff(where: str, what: str, expected: str, got: str, left: str = "expected", right: str = "clipboard") -> str:
+    diff = difflib.unified_diff(expected.splitlines(), got.splitlines(), left, right, lineterm="")
+    return f"{where}: {what}\n" + "\n".join(f"    {line}" for line in diff)
 
 
-def _check_example(page: Page, index: int, example: ExpectedExample) -> list[str]:
-    problems = []
-    tabs = page.locator(".tabbed-set").nth(index).locator(":scope > .tabbed-content > .tabbed-block")
-    for position, tab in enumerate(example.tabs):
-        reveal(page, index)  # an example may sit in a tab of a set that is not about languages
-        if tab_sets(page)[index].checked != tab.label:
-            tab_label(page, index, tab.label).click()
-        block = tabs.nth(position)
-        name = tab.program.name
-        wanted = []
-        if tab.code:
-            section = tab.code
-            wanted.append((name, section.text, f"{section.path.relative_to(ROOT)}:{section.start_line}#{section.name}"))
-        if tab.output:
-            output = tab.output.read_text(encoding="utf-8").rstrip("\n")
-            wanted.append((f"Output of {name}", output, str(tab.output.relative_to(ROOT))))
-        shown = block.locator(".highlight").count()
-        if shown != len(wanted):
-            problems.append(f"{example.directive.where}: {tab.label} tab: expected {len(wanted)} code blocks "
-                            f"({', '.join(w[0] for w in wanted)}), got {shown}")
+def _panels(page: Page, index: int, example: ExpectedExample) -> list[Locator] | str:
+    """The element holding each language's blocks of the ``index``-th example: the example
+    itself for one language (which must have no tab bar), else its tabs, which must be labelled
+    with the languages in order. A string says what is wrong."""
+    wrapper = page.locator(".vd-example").nth(index)
+    labels = tuple(t.label for t in example.tabs)
+    sets = wrapper.locator(".tabbed-set")
+    if len(labels) == 1:
+        if sets.count():
+            return f"{example.directive.where}: one language ran, yet the example has a tab bar"
+        return [wrapper]
+    shown = [s for s in tab_sets(page) if s.labels == labels]
+    if not shown:
+        return f"{example.directive.where}: no tab set labelled {labels}"
+    return [wrapper.locator(".tabbed-block").nth(k) for k in range(len(labels))]
+
+
+def copy_page(page: Page, site_page: SitePage) -> tuple[list[str], dict[str, Copies]]:
+    """Click every copy button of every example on ``site_page``; return the problems (a copy
+    that differs from what ran, a missing block or link) and the copies by scenario."""
+    examples = expected_examples(site_page, SCENARIOS)
+    page.goto(site_page.url)
+    found = page.locator(".vd-example").count()
+    if found != len(examples):
+        return [f"{site_page}: expected {len(examples)} examples, found {found}"], {}
+    problems: list[str] = []
+    copies: dict[str, Copies] = {}
+    for index, example in enumerate(examples):
+        where = str(example.directive.where)
+        panels = _panels(page, index, example)
+        if isinstance(panels, str):
+            problems.append(panels)
             continue
-        for title, expected, source in wanted:
-            code = _block(block, title)
-            if code.count() != 1:
-                problems.append(f"{example.directive.where}: {tab.label} tab: no code block titled '{title}'")
+        mine = copies.setdefault(example.directive.scenario, Copies())
+        for tab, panel in zip(example.tabs, panels):
+            reveal(panel)  # an example may sit in a tab of a set that is not about languages
+            if len(panels) > 1:
+                set_index = page.locator(".vd-example").nth(index).evaluate(
+                    "w => [...document.querySelectorAll('.tabbed-set')].indexOf(w.querySelector('.tabbed-set'))")
+                tab_label(page, set_index, tab.label).click()
+            name = tab.program.name
+            wanted = []
+            if tab.whole:
+                title = name if len(panels) > 1 else f"{tab.label} · {name}"
+                wanted.append((title, tab.whole.text, f"{tab.program.relative_to(ROOT)} (whole)", "program"))
+            if tab.output:
+                wanted.append((f"Output of {name}", tab.output.read_text(encoding="utf-8"),
+                               str(tab.output.relative_to(ROOT)), "output"))
+            blocks = panel.locator(".highlight")
+            if blocks.count() != len(wanted):
+                problems.append(f"{where}: {tab.label}: expected {len(wanted)} code blocks "
+                                f"({', '.join(w[0] for w in wanted)}), got {blocks.count()}")
                 continue
-            if code.locator("button[data-clipboard-target]").count() != 1:
-                problems.append(f"{example.directive.where}: {tab.label} tab: '{title}' has no copy button")
-                continue
-            got = copy_via_button(page, code)
-            if got != expected:
-                problems.append(_mismatch(str(example.directive.where), f"{tab.label} tab, '{title}' ({source})",
-                                          expected, got))
-        problems += _check_whole_program_link(page, block, tab.program, f"{example.directive.where}: {tab.label} tab")
-    return problems
+            for title, expected, source, kind in wanted:
+                block = panel.locator(f'.highlight:has(> .filename:text-is("{title}"))')
+                if block.count() != 1 or block.locator("button[data-clipboard-target]").count() != 1:
+                    problems.append(f"{where}: {tab.label}: no code block titled '{title}' with a copy button")
+                    continue
+                got = copy_via_button(page, block)
+                # Material's copy button trims trailing whitespace; nothing else may differ.
+                if got != expected.rstrip():
+                    problems.append(_diff(where, f"'{title}' ({source}): the clipboard differs from what ran",
+                                          expected.rstrip(), got))
+                if kind == "program":
+                    mine.programs[tab.program] = got
+                else:
+                    mine.outputs.append((tab.run, tab.program, got, f"{where} '{title}'"))
+            problems += _check_download(page, panel, tab.program, where)
+    return problems, copies
 
 
-def _check_whole_program_link(page: Page, block: Locator, program, where: str) -> list[str]:
-    """Under the tab, one link downloads the whole program: the file that ran, byte for byte."""
-    links = block.locator(f'a[download="{program.name}"]')
+def _check_download(page: Page, panel: Locator, program: Path, where: str) -> list[str]:
+    """Under the block, one link downloads the whole program: the file that ran, byte for byte."""
+    links = panel.locator(f'a[download="{program.name}"]')
     if links.count() != 1:
-        return [f"{where}: expected one link to the whole program {program.name}, found {links.count()}"]
+        return [f"{where}: expected one link to download {program.name}, found {links.count()}"]
     response = page.request.get(links.first.evaluate("a => a.href"))
     if not response.ok:
         return [f"{where}: the link to {program.name} answers HTTP {response.status}"]
@@ -82,17 +130,64 @@ def _check_whole_program_link(page: Page, block: Locator, program, where: str) -
     return []
 
 
+def _moved(scenario: Scenario, folder: Path) -> Scenario:
+    """``scenario`` with its programs and support files read from ``folder`` (a copy of its
+    own), its golden outputs still the repository's."""
+    def move(p: Program) -> Program:
+        return replace(p, path=folder / p.path.relative_to(scenario.folder))
+    runs = tuple(replace(r, programs={lang: move(p) for lang, p in r.programs.items()}) for r in scenario.runs)
+    return replace(scenario, folder=folder, runs=runs, support=tuple(move(p) for p in scenario.support))
+
+
+def run_copies(scenario: Scenario, copies: Copies, into: Path) -> list[str]:
+    """Write ``copies`` over a fresh copy of ``scenario``'s folder in ``into``, verify it against
+    the scenario's scripted model, and return the problems: a run that failed, or an output
+    shown on the page that is not what the copied program printed (compared after
+    :func:`~verified_docs.normalise.normalise`: ports, keys and ids differ between runs)."""
+    folder = into / scenario.folder.name
+    shutil.copytree(scenario.folder, folder, ignore=shutil.ignore_patterns("*.out", "__pycache__"))
+    for original, text in copies.programs.items():
+        (folder / original.relative_to(scenario.folder)).write_text(text + "\n", encoding="utf-8")
+    verdicts: list[RunVerdict] = verify_scenario(_moved(scenario, folder), ("python",))
+    problems = [f"{scenario.name}: the copied programs fail: {v.report()}" for v in verdicts if not v.passed]
+    printed = {(v.run.name, v.program.path.name): v.stdout for v in verdicts}
+    for run, program, shown, where in copies.outputs:
+        got = printed.get((run, program.name))
+        if got is None:
+            problems.append(f"{where}: run '{run}' of {program.name} did not run from the copies")
+        elif normalise(got).rstrip() != normalise(shown).rstrip():
+            problems.append(_diff(where, "the page shows an output the copied program does not print",
+                                  normalise(shown).rstrip(), normalise(got).rstrip(), "shown", "printed"))
+    return problems
+
+
 @pytest.mark.parametrize("site_page", EXAMPLE_PAGES, ids=str)
-def test_copy_button_copies_exactly_what_ran(page: Page, site_page: SitePage) -> None:
-    examples = expected_examples(site_page, SCENARIOS)
-    page.goto(site_page.url)
-    language_sets = [s for s in tab_sets(page) if set(s.labels) & LANGUAGE_LABELS]
-    shown = [s.labels for s in language_sets]
-    expected = [tuple(t.label for t in e.tabs) for e in examples]
-    if shown != expected:
-        pytest.fail(f"{site_page}: expected one language tab set per example with these labels, in order:\n"
-                    f"    {expected}\ngot:\n    {shown}", pytrace=False)
-    problems = [p for s, example in zip(language_sets, examples) for p in _check_example(page, s.index, example)]
+def test_copied_examples_run_and_print_what_the_page_shows(page: Page, site_page: SitePage, tmp_path: Path) -> None:
+    problems, copies = copy_page(page, site_page)
+    for name, copied in copies.items():
+        problems += run_copies(SCENARIOS[name], copied, tmp_path / name.replace("/", "-"))
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
 
+
+def test_an_output_edited_on_the_page_is_caught(page: Page, tmp_path: Path) -> None:
+    """The check above can fail: edit one shown output in the page (as a stale page would show
+    it) and the copied program's own output no longer matches."""
+    page.goto(EDITED_PAGE.url)
+    page.evaluate("""() => {
+        const block = [...document.querySelectorAll('.vd-example .highlight')]
+            .find(b => b.querySelector('.filename')?.textContent.startsWith('Output of'));
+        const line = block.querySelector('code > span');
+        line.textContent = 'an edited line\\n';
+    }""")
+    examples = expected_examples(EDITED_PAGE, SCENARIOS)
+    scenario = SCENARIOS[examples[0].directive.scenario]
+    # Copy without reloading the page: read the edited output the way copy_page does.
+    edited = page.locator('.vd-example .highlight:has(> .filename:has-text("Output of"))').first
+    shown = copy_via_button(page, edited)
+    tab = next(t for e in examples for t in e.tabs if t.output)
+    copies = Copies(outputs=[(tab.run, tab.program, shown, "edited")])
+    problems = run_copies(scenario, copies, tmp_path)
+    assert len(problems) == 1, problems
+    assert problems[0].startswith("edited: the page shows an output the copied program does not print\n")
+    assert "-an edited line" in problems[0]

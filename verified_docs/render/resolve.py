@@ -10,14 +10,16 @@ from ..errors import Problem, SourceError
 from ..ledger import Ledger, fingerprint, sha256_file
 from ..runner.languages import LANGUAGES
 from ..scenario import Program, Scenario
-from ..sections import Section, get_section
+from ..sections import WHOLE, Section, get_section, program_view
 
 
 @dataclass(frozen=True)
 class Tab:
     """One language's tab. Paths are posix, relative to the project root (pymdownx base_path);
-    ``fence`` is a backtick run longer than any inside the code; ``not_run`` are the 1-based
-    lines of the section's file marked ``# not run`` (shown, but they did not run)."""
+    ``fence`` is a backtick run longer than any inside the code. The code block shows the whole
+    program (``shown_lines`` lines as the page shows them, markers dropped) with ``focus``, the
+    first and last shown line of ``section``, in view and the rest folded; ``not_run`` are the
+    1-based file lines marked ``# not run`` (shown, but they did not run)."""
 
     language: str
     label: str
@@ -27,6 +29,8 @@ class Tab:
     section: str
     golden_path: str
     fence: str
+    focus: tuple[int, int] = (1, 1)
+    shown_lines: int = 0
     not_run: tuple[int, ...] = ()
 
 
@@ -107,6 +111,9 @@ def _tab(program: Program, directive: Directive, ledger: Ledger, root: Path, run
         stale.append(f"{rel} changed after it was verified")
     if entry["sections"].get(directive.section) != fingerprint(section.text):
         stale.append(f"section '{directive.section}' differs from the verified one")
+    view = program_view(program.path)
+    if entry["sections"].get(WHOLE) != fingerprint(view.text):
+        stale.append(f"{rel} as a page shows it whole differs from the verified one")
     golden = program.golden_path
     if run_name is not None:
         run_entry = entry["runs"].get(run_name, {})
@@ -115,19 +122,24 @@ def _tab(program: Program, directive: Directive, ledger: Ledger, root: Path, run
     if stale:
         raise SourceError(Problem(where, "example is stale: " + "; ".join(stale), ("run `nox -s docs` again",)))
     language = LANGUAGES[program.language]
-    not_run = _lines_that_ran(entry, section, rel, language.traced, where)
+    # The code block shows the whole program (folded around the section), so every line counts.
+    not_run = _lines_that_ran(entry, section, rel, language.traced, where,
+                              whole=directive.output != "only")
     golden_text = golden.read_text(encoding="utf-8") if run_name is not None else ""
     return Tab(
         language=program.language, label=language.display, highlight=language.fence, file_name=program.path.name,
         program_path=rel, section=directive.section,
         golden_path=golden.resolve().relative_to(root.resolve()).as_posix() if run_name is not None else "",
-        fence=_fence_for(section.text, golden_text), not_run=not_run,
+        fence=_fence_for(view.text, golden_text), focus=view.shown_range(section),
+        shown_lines=len(view.file_lines), not_run=not_run,
     )
 
 
-def _lines_that_ran(entry: dict, section: Section, rel: str, measurable: bool, where) -> tuple[int, ...]:
-    """Check that every executable line of ``section`` ran in the verified run (line coverage
-    recorded in the ledger); return the lines marked ``# not run``. Raises
+def _lines_that_ran(entry: dict, section: Section, rel: str, measurable: bool, where,
+                    whole: bool = True) -> tuple[int, ...]:
+    """Check that every executable line of ``section`` (of the whole program when ``whole``,
+    as a code block shows it) ran in the verified run (line coverage recorded in the ledger);
+    return the lines marked ``# not run``. Raises
     :class:`SourceError` at the directive for a line that never ran, or a marked line that ran."""
     if not measurable:
         return ()
@@ -135,19 +147,22 @@ def _lines_that_ran(entry: dict, section: Section, rel: str, measurable: bool, w
     if measured is None:
         raise SourceError(Problem(where, f"{rel} was verified without line coverage; the page cannot tell "
                                          "whether the lines it shows ran", ("run `nox -s docs` again",)))
-    lines = measured.get(section.name, {"unrun": [], "not_run": [], "marked_ran": []})
+    shown = WHOLE if whole else section.name
+    lines = measured.get(shown, {"unrun": [], "not_run": [], "marked_ran": []})
     text = section.path.read_text(encoding="utf-8").splitlines()
 
     def quoted(numbers: list[int]) -> tuple[str, ...]:
         return tuple(f"{rel}:{n}: {text[n - 1].strip()}" for n in numbers)
 
     if lines["unrun"]:
-        raise SourceError(Problem(where, f"section '{section.name}' of {rel} shows {len(lines['unrun'])} line(s) "
+        what = f"{rel}, shown whole around section '{section.name}'," if whole else \
+            f"section '{section.name}' of {rel}"
+        raise SourceError(Problem(where, f"{what} shows {len(lines['unrun'])} line(s) "
                                          "that never ran in the verified run",
                                   quoted(lines["unrun"]) + (
                                       "make the example run them, or mark a line shown only for completeness "
                                       "with `# not run` (the page then says it did not run)",)))
     if lines["marked_ran"]:
-        raise SourceError(Problem(where, f"section '{section.name}' of {rel} marks line(s) `# not run` that ran",
+        raise SourceError(Problem(where, f"{rel} marks line(s) `# not run` that ran",
                                   quoted(lines["marked_ran"]) + ("remove the marker",)))
     return tuple(lines["not_run"])

@@ -10,7 +10,7 @@ def ask_human(question: str, ctx: ToolContext = None):
     """Ask a human a question and wait for the reply."""
     if ctx is None or ctx.answer is None:
         return pending(kind="input", id="ask-env", prompt=question)
-    return f"the human replied: {ctx.answer.data['output']}"
+    return f"the human replied: {ctx.answer.data['output']}"  # not run
 
 
 # --8<-- [start:run]

@@ -10,8 +10,8 @@ SERVER = Path(__file__).with_name("bookings_server.py")
 
 
 def fill_in_form(request: Request) -> Answer:
-    print(f"asked ({request.kind}): {request.prompt}")
-    return Answer(id=request.id, ok=True, data={"guests": 4, "time": "19:30"})
+    print(f"asked ({request.kind}): {request.prompt}")  # not run
+    return Answer(id=request.id, ok=True, data={"guests": 4, "time": "19:30"})  # not run
 
 
 async def main() -> None:

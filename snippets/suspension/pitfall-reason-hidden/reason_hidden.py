@@ -10,7 +10,7 @@ def delete_branch(name: str, ctx: ToolContext = None):
     """Delete a git branch, once a human has approved it."""
     if ctx is None or ctx.answer is None:
         return pending(kind="approval", id=f"delete-{name}", prompt=f"Delete branch {name}?")
-    return f"deleted branch {name}"
+    return f"deleted branch {name}"  # not run
 
 
 # --8<-- [start:refuse]
