@@ -283,9 +283,10 @@ def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list
 
 
 # What each kind of directive comes out as, told by an element around its marker: an example's
-# wrapper (div.vd-example, around its tabs or its one code block), an admonition, a table. Outside it, the marker came out but the block did
+# wrapper (div.vd-example, around its tabs or its one code block), a collapsed admonition
+# (details), a table. Outside it, the marker came out but the block did
 # not (it was swallowed into raw HTML, say). A kind not listed needs only its marker.
-CONTAINERS = {"example": ("class", "vd-example"), "evidence": ("class", "admonition"),
+CONTAINERS = {"example": ("class", "vd-example"), "evidence": ("tag", "details"),
               "contract": ("tag", "table"), "matrix": ("tag", "table"), "sources": ("tag", "p")}
 
 

@@ -124,21 +124,26 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         # line numbers still name the page as written.
         markdown = claims_mod.render_claims(markdown, page_path, page.file.src_uri, _claims())
         lines = markdown.splitlines(keepends=True)
-        for d in reversed(find_directives(markdown, page_path, first)):
+        directives = find_directives(markdown, page_path, first)
+        examples = {d: resolve(d, _state["scenarios"], _state["ledger"], _state["root"])
+                    for d in directives if d.kind == "example"}
+        # The runs whose output this page shows: their evidence box need not repeat it.
+        shown = {(e.directive.scenario, e.run) for e in examples.values() if e.run and e.show_output}
+        for d in reversed(directives):
             if d.kind == "matrix":
                 lines[d.where.line - first] = render_matrix(d, page.file.src_uri, _state["matrix"],
                                                             _state["scenarios"], pages_by_scenario(_state["docs"]))
             elif d.kind == "contract":
                 lines[d.where.line - first] = render_contract(d, page.file.src_uri, _coverage(), _state["titles"])
             elif d.kind == "evidence":
-                lines[d.where.line - first] = render_evidence(d, _state["scenarios"], _state["ledger"],
-                                                              _state["root"], _state["matrix"])
+                lines[d.where.line - first] = render_evidence(
+                    d, _state["scenarios"], _state["ledger"], _state["root"], _state["matrix"],
+                    shown_runs=frozenset(run for name, run in shown if name == d.scenario))
             elif d.kind == "sources":
                 lines[d.where.line - first] = claims_mod.render_sources(d, page.file.src_uri, _claims(),
                                                                         _state["titles"])
             else:
-                example = resolve(d, _state["scenarios"], _state["ledger"], _state["root"])
-                lines[d.where.line - first] = render_example(example, page.file.src_uri)
+                lines[d.where.line - first] = render_example(examples[d], page.file.src_uri)
         rendered = "".join(lines)
         left = claims_mod.leftover_claims(rendered, page_path, source)
         if left:

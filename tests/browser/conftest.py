@@ -155,7 +155,7 @@ def linked_tabs_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                       f"docs_dir: {SAMPLES / 'linked-tabs'}\n"
                       f"site_dir: {work / 'site'}\n"
                       "hooks: []\n"
-                      "extra_javascript: []\n"  # the site's scripts live in its own docs_dir
+                      "extra_javascript: []\nextra_css: []\n"  # the site's scripts and styles live in its docs_dir
                       "nav: [index.md, other.md]\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config)], cwd=ROOT,
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True, timeout=120)

@@ -56,8 +56,10 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def sentences(e: Expect) -> tuple[str, ...]:
-    """Each stated evidence item of ``e`` as one sentence, in a fixed order."""
+def sentences(e: Expect, output_shown: bool = False) -> tuple[str, ...]:
+    """Each stated evidence item of ``e`` as one sentence, in a fixed order. With
+    ``output_shown`` (the page shows this run's output, which equals what it printed), the
+    lines it must have printed are one sentence instead of one each."""
     out = []
     if e.exit_code != 0:
         out.append(f"the program exits with code {e.exit_code}")
@@ -97,14 +99,20 @@ def sentences(e: Expect) -> tuple[str, ...]:
         out.append("at least one request carried a tool call without its tool result (a strict provider refuses it)")
     if e.run_statuses is not None:
         out.append("run status: " + (", ".join(code(s) for s in e.run_statuses) or "no run finished"))
-    for text in e.stdout_contains:
-        out.append(f"the program printed {code(one_line(text))}")
+    if output_shown and e.stdout_contains:
+        out.append(f"it printed the output shown on this page, {_count(len(e.stdout_contains), 'named line')} "
+                   "included")
+    else:
+        for text in e.stdout_contains:
+            out.append(f"the program printed {code(one_line(text))}")
     return tuple(s[0].upper() + s[1:] + "." for s in out)
 
 
 def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger, root: Path,
-                    matrix: Matrix | None = None) -> str:
-    """Markdown admonition listing the evidence of ``directive.scenario``.
+                    matrix: Matrix | None = None, shown_runs: frozenset[str] = frozenset()) -> str:
+    """Markdown for a collapsed admonition listing the evidence of ``directive.scenario``, its
+    summary counting the checks that held. ``shown_runs`` are the runs whose output the page
+    shows, whose printed lines are then not listed again.
 
     Raises :class:`SourceError` at the directive for an unknown scenario, or one whose runs did
     not all pass in this build.
@@ -121,10 +129,11 @@ def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger
             if entry is None or not entry["passed"]:
                 raise SourceError(Problem(directive.where, f"{rel} did not pass in this build; its evidence cannot be shown"))
         names = ", ".join(sorted({p.path.name for p in run.programs.values()}))
-        runs.append(RunEvidence(f"{run.name} ({names})", run.args, sentences(run.expect),
+        runs.append(RunEvidence(f"{run.name} ({names})", run.args, sentences(run.expect, run.name in shown_runs),
                                 evidence_anchor(scenario.name, run.name)))
     since = None
     if matrix is not None and scenario.name in matrix.scenarios:
         since = matrix.since_sentence(scenario.name)
+    checks = sum(len(r.lines) for r in runs)
     return render("evidence.md.j2", directive.indent, directive=directive, scenario=scenario, runs=runs, since=since,
-                  anchor=evidence_anchor(scenario.name))
+                  anchor=evidence_anchor(scenario.name), checks=checks)

@@ -36,11 +36,13 @@ class Tab:
 
 @dataclass(frozen=True)
 class Example:
-    """A resolved directive: its tabs in language order plus what the ledger vouches for."""
+    """A resolved directive: its tabs in language order plus what the ledger vouches for;
+    ``run`` is the run whose programs it shows (None for a support file)."""
 
     directive: Directive
     tabs: tuple[Tab, ...]
     toolnexus: str
+    run: str | None = None
 
     @property
     def show_code(self) -> bool:
@@ -92,7 +94,7 @@ def resolve(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger
     run = runs[0]
     programs = {lang: p for lang, p in run.programs.items() if p.path.stem == directive.program}
     tabs = [_tab(programs[lang], directive, ledger, root, run.name) for lang in LANGUAGES if lang in programs]
-    return Example(directive, tuple(tabs), ledger.toolnexus)
+    return Example(directive, tuple(tabs), ledger.toolnexus, run.name)
 
 
 def _tab(program: Program, directive: Directive, ledger: Ledger, root: Path, run_name: str | None) -> Tab:
