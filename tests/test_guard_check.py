@@ -100,8 +100,11 @@ DIRECTIVES = """# Page
 
 <!-- verified-matrix -->
 """
-TABS = '<div class="tabbed-set tabbed-alternate"><div class="tabbed-content"><div class="tabbed-block">{}</div></div></div>'
-BOX = '<div class="admonition success"><p class="admonition-title">Checked</p><p>text{}</p></div>'
+# What the templates render: an example's wrapper (around a tab set when several languages ran),
+# a collapsed evidence box, a table.
+TABS = ('<div class="vd-example"><div class="tabbed-set tabbed-alternate"><div class="tabbed-content">'
+        '<div class="tabbed-block">{}</div></div></div></div>')
+BOX = '<details class="success"><summary>Checked on every build: 3 checks held</summary><p>text{}</p></details>'
 TABLE = "<table><thead><tr><th>Scenario{}</th></tr></thead></table>"
 
 
@@ -154,7 +157,7 @@ def test_a_marker_outside_its_block_or_in_a_code_block_does_not_count(tmp_path: 
     site, docs = directive_site(tmp_path, body)
     assert [str(p) for p in directive_problems(site, docs)] == [
         f"{docs / 'page.md'}:3: verified-example did not come out in page/index.html: its marker is not inside a "
-        "tabbed-set element, so the block did not; 1 of the page's 3 directive(s) did"]
+        "vd-example element, so the block did not; 1 of the page's 3 directive(s) did"]
 
 
 def test_an_unclosed_fence_a_stray_marker_and_an_unbuilt_page_are_problems(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Every line a page shows ran: coverage.py in the snippet's process, checked where a page shows a section."""
+"""Every line a page shows ran: coverage.py in the snippet's process, checked where a page shows
+a program (whole, folded around a section)."""
 from __future__ import annotations
 
 import shutil
@@ -61,7 +62,7 @@ def test_a_shown_branch_that_never_ran_fails_at_the_page_naming_file_line_and_se
     (problem,) = e.value.problems
     rel = f"snippets/{SCENARIO}/resume.py"
     assert str(problem.where) == f"{root / 'docs/page.md'}:3"
-    assert problem.what == f"section 'rewind' of {rel} shows 2 line(s) that never ran in the verified run"
+    assert problem.what == f"{rel}, shown whole around section 'rewind', shows 2 line(s) that never ran in the verified run"
     lines = program.read_text().splitlines()
     assert problem.details[:2] == tuple(f"{rel}:{n}: {lines[n - 1].strip()}" for n in dead[1:])
 
@@ -71,21 +72,35 @@ def test_a_line_marked_not_run_is_shown_and_the_page_says_it_did_not_run(tmp_pat
     example = show(root, folder, "one-shot", run="")
     (tab,) = example.tabs
     source = (folder / "resume.py").read_text().splitlines()
+    # The whole program is shown, so its marked lines outside the section count too.
     assert [source[n - 1].strip().split("  #")[0] for n in tab.not_run] == [
         'raise RuntimeError(f"answer {answer.id} does not belong to request {request.id}")',
         'raise RuntimeError(f"request {request.id} suspended again; park it instead")',
+        'sys.exit(f"no open request with id {request_id}")',
     ]
     rendered = render_example(example, "page.md")
-    assert "The lines marked `# not run` did not run in this example" in rendered
+    assert "The lines marked `# not run` did not run in this example; every other line of resume.py ran." in rendered
 
 
 def test_without_its_marker_the_same_line_fails(tmp_path: Path) -> None:
     root, folder = project(tmp_path)
     program = folder / "resume.py"
     program.write_text(program.read_text().replace("  # not run: the stored Answer matches here", "", 1))
-    with pytest.raises(SourceError, match=r"page\.md:3: section 'one-shot' of snippets/suspension/answer-later/"
-                                          r"resume\.py shows 1 line\(s\) that never ran"):
+    with pytest.raises(SourceError, match=r"page\.md:3: snippets/suspension/answer-later/resume\.py, shown whole "
+                                          r"around section 'one-shot', shows 1 line\(s\) that never ran"):
         show(root, folder, "one-shot", run="")
+
+
+def test_a_line_outside_the_section_that_never_ran_fails_too(tmp_path: Path) -> None:
+    # The page folds the rest of the program around the section, and a reader can unfold it.
+    root, folder = project(tmp_path)
+    program = folder / "resume.py"
+    program.write_text(program.read_text().replace("  # not run: the request is parked and open here", "", 1))
+    with pytest.raises(SourceError) as e:
+        show(root, folder, "one-shot", run="")
+    (problem,) = e.value.problems
+    assert problem.what.endswith("shown whole around section 'one-shot', shows 1 line(s) that never ran in the verified run")
+    assert problem.details[0].endswith('sys.exit(f"no open request with id {request_id}")')
 
 
 def test_a_marked_line_that_ran_is_refused(tmp_path: Path) -> None:
@@ -96,5 +111,5 @@ def test_a_marked_line_that_ran_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SourceError) as e:
         show(root, folder, "one-shot", run="")
     (problem,) = e.value.problems
-    assert problem.what == (f"section 'one-shot' of snippets/{SCENARIO}/resume.py marks line(s) `# not run` that ran")
+    assert problem.what == f"snippets/{SCENARIO}/resume.py marks line(s) `# not run` that ran"
     assert problem.details[0].endswith("used = False  # not run")

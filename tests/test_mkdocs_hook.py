@@ -38,12 +38,16 @@ def build(project: Path, scenario: str = "suspension/approval-gate", section: st
     return build_site(project / ledger, project / "site", config=project / "mkdocs.yml")
 
 
-def test_verified_example_builds_into_tabs(project: Path) -> None:
+def test_verified_example_builds_into_one_titled_block_of_the_whole_program(project: Path) -> None:
     built = build(project)
     assert built.returncode == 0, built.output
     html = (project / "site/page/index.html").read_text()
-    assert 'class="tabbed-set' in html and ">Python</label>" in html
-    assert "approval_gate.py" in html and "Ran green against toolnexus" in html
+    # One language ran: no tab bar; the block's title names the language and the file.
+    assert 'class="tabbed-set' not in html
+    assert '<span class="filename">Python · approval_gate.py</span>' in html
+    assert 'class="vd-program highlight" data-vd-focus="' in html
+    # The whole program, its imports included, is in the block (folded in the browser).
+    assert '<span class="kn">import</span>' in html and "Ran green against toolnexus" in html
 
 
 def test_unknown_scenario_names_page_line_and_valid_names(project: Path) -> None:

@@ -22,3 +22,17 @@ def test_evidence_sentences_follow_the_scenario() -> None:
             '`Answer(id="ask-fa3ca410e7", ok=True, data={"value": "staging"})`.') in resume
     assert "The tool results the model was shown: `the human replied: staging`." in resume
     assert "The model received 2 requests." in resume
+
+
+def test_a_run_whose_output_the_page_shows_does_not_repeat_its_lines() -> None:
+    scenario = load_scenario(SNIPPETS / "suspension/answer-constructors", SNIPPETS)
+    park = next(r.expect for r in scenario.runs if r.expect.stdout_contains)
+    assert park.stdout_contains, "the test needs a run with printed lines in its evidence"
+    listed = sentences(park)
+    folded = sentences(park, output_shown=True)
+    printed = [s for s in listed if s.startswith("The program printed ")]
+    assert len(printed) == len(park.stdout_contains)
+    assert [s for s in folded if s.startswith("The program printed ")] == []
+    n = len(park.stdout_contains)
+    assert f"It printed the output shown on this page, {n} named line{'s' if n != 1 else ''} included." in folded
+    assert len(folded) == len(listed) - len(printed) + 1
