@@ -100,4 +100,4 @@ def test_the_whole_program_is_what_pymdownx_includes(tmp_path: Path) -> None:
     md = markdown.Markdown(extensions=["pymdownx.snippets"],
                            extension_configs={"pymdownx.snippets": {"base_path": [str(tmp_path)]}})
     included = md.preprocessors["snippet"].run([f'--8<-- "{path.name}"'])
-    assert "\n".join(included) == program_view(path).text
+    assert "\n".join(included).rstrip("\n") == program_view(path).text
