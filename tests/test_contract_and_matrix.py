@@ -199,6 +199,28 @@ def test_the_contract_page_shows_source_and_status_for_every_rule() -> None:
     assert "`toolnexus/client.py:1654`" in s11
 
 
+def test_the_contract_page_escapes_angle_brackets_and_names_each_rules_kind_of_source() -> None:
+    rules = load_rules(ROOT / RULES_FILE)
+    page = ROOT / "docs" / "reference" / "contract.md"
+    directive = find_directives(page.read_text(encoding="utf-8"), page)[0]
+    out = render_contract(directive, "reference/contract.md",
+                          coverage(rules, discover_project(ROOT), pages_by_scenario(ROOT / "docs")), {})
+    s7 = out.split("## S7 ", 1)[1].split("\n## ", 1)[0]
+    assert "<prompt>" in next(r.text for r in rules if r.id == "S7")
+    assert "unresolved: &lt;prompt&gt;" in s7 and "<prompt>" not in s7
+    rows = {line.split("](#", 1)[1].split(")", 1)[0]: line for line in out.splitlines() if line.startswith("| [S")}
+    assert "| SPEC §10 | **departs** |" in rows["s9"]
+    assert "| SPEC §10, ADR-0026 (Proposed), measured here only | **departs** |" in rows["s13"]
+    assert "| ADR-0026 (Proposed), changelog, measured here only | follows |" in rows["s18"]
+
+
+def test_code_spans_in_rule_text_are_left_as_written() -> None:
+    from verified_docs.render.contract import plain
+
+    assert plain("error `unresolved: <prompt>` or unresolved: <prompt> & more") == (
+        "error `unresolved: <prompt>` or unresolved: &lt;prompt&gt; &amp; more")
+
+
 # --- the release matrix -----------------------------------------------------------------------
 
 def test_release_matrix_covers_every_listed_release_and_the_pin() -> None:
