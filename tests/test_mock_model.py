@@ -100,3 +100,58 @@ def test_streaming_request_gets_openai_chunks() -> None:
     assert chunks[-2]["choices"][0]["finish_reason"] == "tool_calls"
     assert chunks[-1]["choices"] == [] and chunks[-1]["usage"]["total_tokens"] > 0
 
+
+
+def post_messages(mock: MockModel, body: dict, key: str | None = None) -> tuple[int, dict]:
+    req = urllib.request.Request(mock.base_url + "/messages", data=json.dumps(body).encode(),
+                                 headers={"x-api-key": key or mock.api_key, "anthropic-version": "2023-06-01",
+                                          "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+ANTHROPIC_TOOLS = [{"name": "deploy", "description": "", "input_schema": {"type": "object"}}]
+
+
+def test_anthropic_messages_are_served_and_recorded_in_the_chat_shape() -> None:
+    talking = (Step(Location(Path("scenario.yaml"), 7), calls=(ToolCallStep("deploy", {"environment": "qa"}),),
+                    say="Deploying."),
+               Step(Location(Path("scenario.yaml"), 8), quote_last_tool_result=True, when_last_message="tool"))
+    with MockModel(talking, WHERE) as mock:
+        status, first = post_messages(mock, {"model": "m", "max_tokens": 10, "system": "be brief",
+                                             "messages": [{"role": "user", "content": "go"}], "tools": ANTHROPIC_TOOLS})
+        assert status == 200 and first["type"] == "message" and first["stop_reason"] == "tool_use"
+        text, use = first["content"]
+        assert text == {"type": "text", "text": "Deploying."}
+        assert (use["type"], use["name"], use["input"]) == ("tool_use", "deploy", {"environment": "qa"})
+        history = [{"role": "user", "content": "go"}, {"role": "assistant", "content": first["content"]},
+                   {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use["id"],
+                                                 "content": "deployed to qa", "is_error": False}]}]
+        status, second = post_messages(mock, {"model": "m", "max_tokens": 10, "messages": history,
+                                              "tools": ANTHROPIC_TOOLS})
+        assert status == 200 and second["stop_reason"] == "end_turn"
+        assert second["content"] == [{"type": "text", "text": "The tool result I was shown: deployed to qa"}]
+        recorded = mock.chat_requests()[1].body["messages"]
+        assert mock.problems() == []
+    assert recorded == [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": "Deploying.", "tool_calls": [
+            {"id": use["id"], "type": "function", "function": {"name": "deploy", "arguments": '{"environment": "qa"}'}}]},
+        {"role": "tool", "tool_call_id": use["id"], "content": "deployed to qa"}]
+
+
+def test_anthropic_request_with_an_unanswered_tool_use_is_refused_in_anthropic_shape() -> None:
+    with MockModel(steps(), WHERE) as mock:
+        history = [{"role": "user", "content": "go"},
+                   {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_9", "name": "deploy", "input": {}}]},
+                   {"role": "user", "content": "and?"}]
+        status, body = post_messages(mock, {"model": "m", "max_tokens": 10, "messages": history, "tools": ANTHROPIC_TOOLS})
+        bad_key, _ = post_messages(mock, {"model": "m", "messages": [{"role": "user", "content": "x"}]}, key="wrong")
+        streamed, refused = post_messages(mock, {"model": "m", "stream": True, "messages": [{"role": "user", "content": "x"}]})
+    assert status == 400 and body["type"] == "error" and body["error"]["type"] == "invalid_request_error"
+    assert "did not have response messages: toolu_9" in body["error"]["message"]
+    assert bad_key == 401
+    assert streamed == 400 and refused["error"]["message"] == "this mock model does not stream the Anthropic Messages format"

@@ -1,4 +1,5 @@
-"""The mock model's HTTP front: ``POST /v1/chat/completions`` on 127.0.0.1, ephemeral port.
+"""The mock model's HTTP front: ``POST /v1/chat/completions`` on 127.0.0.1, ephemeral port
+(and ``POST /v1/messages``, Anthropic's format, translated by :mod:`.anthropic`).
 
 Built on the standard library's ``http.server`` (a threading server in a background thread):
 every language's snippet talks to it over real HTTP, exactly as it would to a provider.
@@ -14,6 +15,7 @@ from typing import Any
 
 from ..errors import Location, Problem
 from ..scenario import Step
+from . import anthropic
 from .provider_rules import ProviderRejection, check_request
 from .script import Reply, reply_for
 
@@ -24,7 +26,9 @@ CHAT_PATH = "/v1/chat/completions"
 class RecordedRequest:
     """One request as received. ``body`` is the parsed JSON (``None`` if it was not JSON);
     ``step`` is the 0-based script position it consumed, or ``None`` if it consumed none;
-    ``status`` is the HTTP status sent back; ``error`` the reason when it was not 200."""
+    ``status`` is the HTTP status sent back; ``error`` the reason when it was not 200. A
+    request to :data:`~.anthropic.MESSAGES_PATH` is recorded with ``body`` translated to the
+    chat-completions shape (:func:`.anthropic.to_chat`), so evidence reads both alike."""
 
     index: int
     path: str
@@ -92,12 +96,19 @@ class MockModel:
                 body = json.loads(raw.decode("utf-8")) if raw else None
             except (UnicodeDecodeError, json.JSONDecodeError):
                 body = None
-            if path.rstrip("/") != CHAT_PATH:
+            messages_api = path.rstrip("/") == anthropic.MESSAGES_PATH
+            if messages_api:
+                body = anthropic.to_chat(body)
+            elif path.rstrip("/") != CHAT_PATH:
                 return self._refuse(index, path, body, ProviderRejection(
-                    f"Invalid URL (POST {path}); this model serves POST {CHAT_PATH}", status=404))
-            if headers.get("authorization") != f"Bearer {self.api_key}":
+                    f"Invalid URL (POST {path}); this model serves POST {CHAT_PATH} and POST "
+                    f"{anthropic.MESSAGES_PATH}", status=404))
+            key = headers.get("x-api-key") if messages_api else headers.get("authorization")
+            if key != (self.api_key if messages_api else f"Bearer {self.api_key}"):
                 return self._refuse(index, path, body, ProviderRejection(
                     "Incorrect API key provided.", status=401, type="invalid_api_key"))
+            if messages_api and isinstance(body, dict) and body.get("stream"):
+                return self._refuse(index, path, body, ProviderRejection(anthropic.NO_STREAM))
             rejection = check_request(body)
             if rejection is not None:
                 return self._refuse(index, path, body, rejection)
@@ -112,12 +123,16 @@ class MockModel:
             self._calls_made += len(made.message.get("tool_calls") or [])
             self.requests.append(RecordedRequest(index, path, body, 200, self._position - 1))
             completion = _completion(index, body, made)
+            if messages_api:
+                return 200, anthropic.to_message(completion)
             if body.get("stream"):
                 return 200, _chunks(completion, bool((body.get("stream_options") or {}).get("include_usage")))
             return 200, completion
 
     def _refuse(self, index: int, path: str, body: Any, rejection: ProviderRejection) -> tuple[int, dict[str, Any]]:
         self.requests.append(RecordedRequest(index, path, body, rejection.status, None, rejection.message))
+        if path.rstrip("/") == anthropic.MESSAGES_PATH:
+            return rejection.status, anthropic.error_body(rejection.message, rejection.status)
         return rejection.status, rejection.body()
 
     def _unexpected_request(self, index: int, path: str, body: Any, step: int | None, why: str) -> tuple[int, dict[str, Any]]:
@@ -138,8 +153,10 @@ class MockModel:
         return out
 
     def chat_requests(self) -> list[RecordedRequest]:
-        """Requests to the chat endpoint that carried a JSON body, in arrival order."""
-        return [r for r in self.requests if r.path.rstrip("/") == CHAT_PATH and isinstance(r.body, dict)]
+        """Requests to the chat (or Messages) endpoint that carried a JSON body, in arrival
+        order; a Messages request's body is in the chat-completions shape."""
+        return [r for r in self.requests if r.path.rstrip("/") in (CHAT_PATH, anthropic.MESSAGES_PATH)
+                and isinstance(r.body, dict)]
 
 
 def _completion(index: int, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
