@@ -19,7 +19,7 @@ def one_shot(answer: Answer):
     def wait_for(request: Request) -> Answer:
         nonlocal used
         if request.id != answer.id or used:
-            raise RuntimeError(f"no stored answer for request {request.id}")  # not run: the stored Answer matches here
+            raise RuntimeError(f"no stored answer for request {request.id}")
         used = True
         return answer
 

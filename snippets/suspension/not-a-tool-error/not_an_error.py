@@ -1,6 +1,6 @@
 """A suspension is not a tool error: what on_metric and an after_tool hook see.
 
-Usage: python not_an_error.py approves | declines | no-wait-for
+Usage: python not_an_error.py approves | declines | no-approver | no-wait-for
 """
 import asyncio
 import os
@@ -17,6 +17,8 @@ def delete_branch(branch: str, ctx=None):
         raise ValueError("main is protected and cannot be deleted")  # a real tool error
     if ctx is None or ctx.answer is None:
         return pending(kind="approval", id=f"delete-{branch}", prompt=f"Delete branch {branch}?")
+    if "approver" not in (ctx.answer.data or {}):  # approved, but nobody is named: ask again
+        return pending(kind="approval", id=f"delete-{branch}-who", prompt=f"Who approves deleting {branch}?")
     return f"deleted {branch}, approved by {ctx.answer.data['approver']}"
 # --8<-- [end:tool]
 
@@ -37,11 +39,11 @@ def after_tool(event: dict) -> None:
 # --8<-- [end:observers]
 
 
-def reviewer(approve: bool):
+def reviewer(approve: bool, named: bool = True):
     def wait_for(request: Request) -> Answer:
         print(f"  wait_for: {request.prompt}")
         if approve:
-            return Answer(id=request.id, ok=True, data={"approver": "dana"})
+            return Answer(id=request.id, ok=True, data={"approver": "dana"} if named else {})
         return Answer(id=request.id, ok=False, reason="declined")
 
     return wait_for
@@ -49,7 +51,8 @@ def reviewer(approve: bool):
 
 async def main(mode: str) -> None:
     toolkit = await create_toolkit(extra_tools=[delete_branch], builtins=False)
-    wait_for = {"approves": reviewer(True), "declines": reviewer(False), "no-wait-for": None}[mode]
+    wait_for = {"approves": reviewer(True), "declines": reviewer(False),
+                "no-approver": reviewer(True, named=False), "no-wait-for": None}[mode]
     # --8<-- [start:run]
     client = create_client(
         base_url=os.environ["OPENAI_BASE_URL"],
