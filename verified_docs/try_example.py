@@ -150,8 +150,9 @@ def serve(choice: Choice, root: Path, out: TextIO, err: TextIO, *, port: int = 0
 def _serve_notes(scenario: Scenario, run: Run, root: Path) -> list[str]:
     program = _program(run)
     steps = len(run.steps)
-    notes = [f"serving the scripted model of {scenario.name}, run {run.name!r} "
-             f"({steps} scripted repl{'y' if steps == 1 else 'ies'}; it answers one pass of the run)"]
+    script = (f"{steps} scripted repl{'y' if steps == 1 else 'ies'}; it answers one pass of the run" if steps
+              else "no scripted reply: this run makes no model request, and the model refuses any")
+    notes = [f"serving the scripted model of {scenario.name}, run {run.name!r} ({script})"]
     if program is not None:
         command = shlex.join(["python", program.path.name, *run.args])
         notes.append(f"set the two variables above, then run your copy of {_rel(program.path, root)} with the "
@@ -180,7 +181,7 @@ def _watch(mock: MockModel, err: TextIO, stop: threading.Event, poll_s: float) -
             _note(err, _describe(r, mock))
         seen = len(requests)
         used = sum(1 for r in requests if r.step is not None)
-        if used == len(mock.steps) and requests and not done_said:
+        if used and used == len(mock.steps) and not done_said:
             _note(err, "every scripted reply has been given: the run is complete; a second pass needs "
                        "a fresh `try --serve`")
             done_said = True
