@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -54,9 +55,20 @@ def docs(session: nox.Session) -> None:
     session.run("python", "-m", "verified_docs", "build", *session.posargs, env=QUIET_MKDOCS)
 
 
+def _ensure_chromium(session: nox.Session) -> None:
+    """Install the browser tests' Chromium (Debian's, /usr/bin/chromium) when it is missing, with
+    the script .ci/run uses too; where that cannot be done, stop now with its one-line reason
+    rather than fail every browser test."""
+    done = subprocess.run(["bash", str(ROOT / ".ci" / "ensure-chromium")], stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        session.error((done.stderr.strip().splitlines() or ["ensure-chromium failed"])[-1])
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Unit tests of the machinery, every example, the strict build and the guard (args go to pytest)."""
+    """Unit tests of the machinery, every example, the strict build and the guard (args go to pytest).
+    Installs Chromium for the browser tests first when it is missing (apt-get), or stops saying why."""
+    _ensure_chromium(session)
     _install(session, "-e", ".[test]")
     session.run("python", "-m", "pytest", *session.posargs, env=QUIET_MKDOCS)
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m verified_docs verify [--update-outputs]``.
+"""Command line: ``python -m verified_docs verify [--update-outputs]``, ``try <scenario>``, ``build``, ...
 
 Used by the nox sessions; prints one line per run and every problem, and exits 1 when any run
 failed or 2 on bad input (a malformed scenario, an unknown language).
@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -60,6 +62,26 @@ def main(argv: list[str] | None = None) -> int:
     mutation.add_argument("--only", metavar="GLOB", default="*", help="scenarios to mutate (fnmatch)")
     mutation.add_argument("--threshold", type=float, default=90.0, help="minimum total score, percent")
     mutation.add_argument("--jobs", "-j", type=int, default=None, help="mutants verified at once")
+    tryit = sub.add_parser(
+        "try", help="run one example offline against its scripted model, or serve the model for your own copy",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Run an example's programs against the scripted mock model exactly as the build does\n"
+                    "(same script, environment, arguments and checks) in a fresh temporary folder, and print\n"
+                    "what they printed: the output shown on the example's page. Notes go to stderr.\n"
+                    "Exit 0 when every run passed the build's checks, 1 when one failed, 2 for an unknown name.",
+        epilog="examples:\n"
+               "  python -m verified_docs try suspension/answer-later            # both runs, both outputs\n"
+               "  python -m verified_docs try answer-later --run resume          # park first, then resume's output\n"
+               "  python -m verified_docs try answer-later --run park --serve    # the model only, for your copy:\n"
+               "      set the two printed variables (OPENAI_BASE_URL, OPENAI_API_KEY), then run your park.py")
+    tryit.add_argument("scenario", help="the example's scenario: suspension/<name> (or just <name>) or examples/<name>")
+    tryit.add_argument("--run", metavar="NAME", default=None,
+                       help="only this run's output (the runs before it run first: they share a working directory)")
+    tryit.add_argument("--serve", action="store_true",
+                       help="start only the scripted model of the run, print the two environment variables to "
+                            "set, and wait until Ctrl-C")
+    tryit.add_argument("--port", type=int, default=0, help="with --serve: the port on 127.0.0.1 (default: a free one)")
+    tryit.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
     sub.add_parser("build", add_help=False, help="verify, run the docs' fences, build strictly, guard, publish "
                    "(python -m verified_docs build --help)")
     args, rest = parser.parse_known_args(argv)
@@ -77,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
         return _matrix_plan(args)
     if args.command == "guard":
         return _guard(args)
+    if args.command == "try":
+        return _try(args)
 
     languages = tuple(x.strip() for x in args.languages.split(",") if x.strip())
     unknown = [x for x in languages if x not in LANGUAGES]
@@ -131,6 +155,28 @@ def _verify_with_cache(scenarios, languages, args, root):
                           estimates=estimates), set()
     return cache_mod.verify_cached(scenarios, languages, cache_mod.ResultCache.open(root / args.cache),
                                    jobs=args.jobs, estimates=estimates)
+
+
+def _try(args: argparse.Namespace) -> int:
+    from . import try_example
+
+    root = args.root.resolve()
+    try:
+        choice = try_example.choose(discover_project(root), args.scenario, args.run)
+        if args.serve:
+            # Ctrl-C (or a TERM) ends the serving, set by hand: a shell starts a background job
+            # with SIGINT ignored, and Python then installs no KeyboardInterrupt for it.
+            stop = threading.Event()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, lambda *_: stop.set())
+            return try_example.serve(choice, root, sys.stdout, sys.stderr, port=args.port, stop=stop)
+        return try_example.run_example(choice, root, sys.stdout.buffer, sys.stderr)
+    except SourceError as e:
+        print(e, file=sys.stderr)
+        return 2
+    except try_example.UsageError as e:
+        print(f"verified_docs try: {e}", file=sys.stderr)
+        return 2
 
 
 def _mutate(args: argparse.Namespace) -> int:

@@ -24,6 +24,11 @@ show them) and the release matrix (which scenario passes on which toolnexus rele
 and one lists every toolnexus source line that a claim on any page cites (see :mod:`.claims`)::
 
     <!-- verified-sources -->
+
+and one gives the install line, ``pip install toolnexus==<pin>`` and the Python version, both
+read from ``pyproject.toml`` when the page is built (see :mod:`.render.install`)::
+
+    <!-- verified-install -->
 """
 from __future__ import annotations
 
@@ -33,13 +38,13 @@ from pathlib import Path
 
 from .errors import Location, SourceError
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract|matrix|sources)\b(?P<attrs>.*?)-->\s*$")
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract|matrix|sources|install)\b(?P<attrs>.*?)-->\s*$")
 _ATTR = re.compile(r'\s*(?P<key>[a-z_]+)="(?P<value>[^"]*)"')
 OUTPUT_CHOICES = ("yes", "no", "only")
 REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",), "contract": (), "matrix": (),
-            "sources": ()}
+            "sources": (), "install": ()}
 VALID = {"example": REQUIRED["example"] + ("output", "run"), "evidence": REQUIRED["evidence"], "contract": (),
-         "matrix": (), "sources": ()}
+         "matrix": (), "sources": (), "install": ()}
 # Anything that looks like one of our comments but is not a valid directive (a misspelt kind, a
 # directive sharing its line) would otherwise vanish silently from the page, so it is an error.
 _NEAR_MISS = re.compile(r"<!--\s*verified", re.IGNORECASE)

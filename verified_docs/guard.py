@@ -287,7 +287,8 @@ def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list
 # (details), a table. Outside it, the marker came out but the block did
 # not (it was swallowed into raw HTML, say). A kind not listed needs only its marker.
 CONTAINERS = {"example": ("class", "vd-example"), "evidence": ("tag", "details"),
-              "contract": ("tag", "table"), "matrix": ("tag", "table"), "sources": ("tag", "p")}
+              "contract": ("tag", "table"), "matrix": ("tag", "table"), "sources": ("tag", "p"),
+              "install": ("tag", "p")}
 
 
 def built_page(site: Path, docs: Path, md: Path) -> Path | None:

@@ -26,6 +26,7 @@ from verified_docs.edit_link import resolve_edit_uri
 from verified_docs.errors import SourceError
 from verified_docs.render.contract import render_contract
 from verified_docs.render.evidence import render_evidence
+from verified_docs.render.install import render_install
 from verified_docs.render.matrix_table import render_matrix
 from verified_docs import matrix as matrix_mod
 from verified_docs.render.resolve import resolve
@@ -139,6 +140,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
                 lines[d.where.line - first] = render_evidence(
                     d, _state["scenarios"], _state["ledger"], _state["root"], _state["matrix"],
                     shown_runs=frozenset(run for name, run in shown if name == d.scenario))
+            elif d.kind == "install":
+                lines[d.where.line - first] = render_install(d, _state["root"] / "pyproject.toml", _state["ledger"])
             elif d.kind == "sources":
                 lines[d.where.line - first] = claims_mod.render_sources(d, page.file.src_uri, _claims(),
                                                                         _state["titles"])

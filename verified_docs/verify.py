@@ -212,7 +212,8 @@ def _verify_language(scenario: Scenario, lang: str, variant: dict[str, str], upd
                 verdicts.append(RunVerdict(scenario, run, lang, program, (Problem(
                     run.where, f"not run: the earlier run '{earlier_failed}' failed"),), "", 0.0))
                 continue
-            verdict = _verify_run(scenario, run, program, workdir, update_outputs, variant, warm, reply_swap)
+            verdict = verify_run(scenario, run, program, workdir, update_outputs=update_outputs, variant=variant,
+                                 warm=warm, reply_swap=reply_swap)
             verdicts.append(verdict)
             if not verdict.passed:
                 earlier_failed = run.name
@@ -223,8 +224,17 @@ def _verify_language(scenario: Scenario, lang: str, variant: dict[str, str], upd
     return verdicts
 
 
-def _verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, update_outputs: bool,
-                variant: dict[str, str], warm: bool, reply_swap: dict[str, str] | None = None) -> RunVerdict:
+def verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, *, update_outputs: bool = False,
+               variant: dict[str, str] | None = None, warm: bool = True,
+               reply_swap: dict[str, str] | None = None) -> RunVerdict:
+    """Run ``program`` (one of ``run``'s) in ``workdir`` against a mock model serving ``run``'s
+    script, and check it: exit code, section markers, the mock's problems, the evidence, the
+    golden output (with ``variant``'s values swapped in) and line coverage. ``workdir`` is
+    shared by a scenario's runs, in order, so a later run finds what an earlier one left.
+    ``reply_swap`` (the reply pass) hands the tracer fresh values for the replies. Never
+    raises for a failing program; ``python -m verified_docs try`` runs examples through here
+    so a reader sees exactly what the build saw."""
+    variant = variant or {}
     language = LANGUAGES[program.language]
     missing = language.missing_toolchain()
     if missing:

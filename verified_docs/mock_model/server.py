@@ -44,11 +44,14 @@ class MockModel:
     Use as a context manager. ``base_url`` ends in ``/v1`` and ``api_key`` is random per
     instance; give both to the program as ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``.
     ``problems()`` lists unexpected requests and unused steps (call it after the run).
+    ``port`` 0 (the default) takes a free ephemeral port; a fixed one raises ``OSError`` on
+    entry when it is taken.
     """
 
-    def __init__(self, steps: tuple[Step, ...], script_where: Location) -> None:
+    def __init__(self, steps: tuple[Step, ...], script_where: Location, port: int = 0) -> None:
         self.steps = steps
         self.script_where = script_where
+        self._wanted_port = port
         self.api_key = "sk-mock-" + secrets.token_hex(8)
         self.requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
@@ -61,7 +64,7 @@ class MockModel:
     # -- lifecycle ---------------------------------------------------------------------------
     def __enter__(self) -> "MockModel":
         handler = _handler_for(self)
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", self._wanted_port), handler)
         self._server.daemon_threads = True
         # shutdown() waits for serve_forever's next poll; the default 0.5 s poll added half a
         # second to every run once programs stopped spending 0.6 s importing toolnexus.
