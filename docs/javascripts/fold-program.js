@@ -41,5 +41,16 @@ document$.subscribe(function () {
     label(false);
     block.classList.add("vd-folded");
     block.appendChild(button);
+    // Arrived from a search result (?h=words) that sits in a folded line: show it unfolded.
+    var words = (new URL(location.href).searchParams.get("h") || "").toLowerCase().split(/\s+/).filter(Boolean);
+    var text = function (selector) {
+      return Array.prototype.map.call(block.querySelectorAll(selector), function (line) {
+        return line.textContent.toLowerCase();
+      }).join("\n");
+    };
+    var folded = text("code > .vd-outside"), shown = text("code > span:not(.vd-outside)");
+    if (words.some(function (word) { return folded.indexOf(word) >= 0 && shown.indexOf(word) < 0; })) {
+      button.click();
+    }
   });
 });

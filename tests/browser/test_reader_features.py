@@ -65,3 +65,27 @@ def test_every_page_has_an_edit_link_to_its_own_markdown_file(page: Page) -> Non
         if expected not in hrefs:
             problems.append(f"{site_page}: no edit link to {expected} (found {hrefs})")
     assert not problems, "\n".join(problems)
+
+
+def test_a_program_is_folded_around_its_section_and_unfolds(page: Page) -> None:
+    """On "Answer later", park.py's first block is about its `tool` section: its imports are
+    folded away, the toggle shows them (and says so to assistive technology), and folds back."""
+    page.goto("suspension/answer-later/")
+    block = page.locator(".vd-program").first
+    imports = block.locator("code > span", has_text="import dataclasses")
+    assert imports.count() == 1 and not imports.is_visible(), "the imports are folded away"
+    toggle = block.locator("button.vd-fold-toggle")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert re.fullmatch(r"Show all \d+ lines of park\.py \(\d+ folded\)", toggle.inner_text())
+    toggle.click()
+    assert imports.is_visible() and toggle.get_attribute("aria-expanded") == "true"
+    toggle.click()
+    assert not imports.is_visible()
+    assert not page.log.errors, "\n".join(page.log.errors)
+
+
+def test_a_search_hit_in_a_folded_line_unfolds_its_program(page: Page) -> None:
+    page.goto("suspension/answer-later/?h=dataclasses")
+    block = page.locator(".vd-program").first
+    assert block.locator("code > span", has_text="import dataclasses").is_visible()
+    assert block.locator("button.vd-fold-toggle").get_attribute("aria-expanded") == "true"
