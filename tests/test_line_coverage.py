@@ -69,13 +69,13 @@ def test_a_shown_branch_that_never_ran_fails_at_the_page_naming_file_line_and_se
 
 def test_a_line_marked_not_run_is_shown_and_the_page_says_it_did_not_run(tmp_path: Path) -> None:
     root, folder = project(tmp_path)
-    example = show(root, folder, "one-shot", run="")
+    example = show(root, folder, "one-shot")
     (tab,) = example.tabs
     source = (folder / "resume.py").read_text().splitlines()
-    # The whole program is shown, so its marked lines outside the section count too.
+    # The whole program is shown, so its marked lines outside the section count too; the
+    # mismatch branch runs (run resume-rephrased).
     assert [source[n - 1].strip().split("  #")[0] for n in tab.not_run] == [
-        'raise RuntimeError(f"answer {answer.id} does not belong to request {request.id}")',
-        'raise RuntimeError(f"request {request.id} suspended again; park it instead")',
+        'raise Refused(f"request {request.id} suspended again; park it instead")',
         'sys.exit(f"no open request with id {request_id}")',
     ]
     rendered = render_example(example, "page.md")
@@ -85,10 +85,10 @@ def test_a_line_marked_not_run_is_shown_and_the_page_says_it_did_not_run(tmp_pat
 def test_without_its_marker_the_same_line_fails(tmp_path: Path) -> None:
     root, folder = project(tmp_path)
     program = folder / "resume.py"
-    program.write_text(program.read_text().replace("  # not run: the stored Answer matches here", "", 1))
+    program.write_text(program.read_text().replace("  # not run: the resumed call does not suspend again here", "", 1))
     with pytest.raises(SourceError, match=r"page\.md:3: snippets/suspension/answer-later/resume\.py, shown whole "
                                           r"around section 'one-shot', shows 1 line\(s\) that never ran"):
-        show(root, folder, "one-shot", run="")
+        show(root, folder, "one-shot")
 
 
 def test_a_line_outside_the_section_that_never_ran_fails_too(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_a_line_outside_the_section_that_never_ran_fails_too(tmp_path: Path) -> 
     program = folder / "resume.py"
     program.write_text(program.read_text().replace("  # not run: the request is parked and open here", "", 1))
     with pytest.raises(SourceError) as e:
-        show(root, folder, "one-shot", run="")
+        show(root, folder, "one-shot")
     (problem,) = e.value.problems
     assert problem.what.endswith("shown whole around section 'one-shot', shows 1 line(s) that never ran in the verified run")
     assert problem.details[0].endswith('sys.exit(f"no open request with id {request_id}")')
@@ -109,7 +109,7 @@ def test_a_marked_line_that_ran_is_refused(tmp_path: Path) -> None:
     source = program.read_text()
     program.write_text(source.replace("    used = False\n", "    used = False  # not run\n", 1))
     with pytest.raises(SourceError) as e:
-        show(root, folder, "one-shot", run="")
+        show(root, folder, "one-shot")
     (problem,) = e.value.problems
     assert problem.what == f"snippets/{SCENARIO}/resume.py marks line(s) `# not run` that ran"
     assert problem.details[0].endswith("used = False  # not run")

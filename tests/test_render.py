@@ -15,7 +15,8 @@ def test_inline_code_survives_backticks() -> None:
 
 def test_evidence_sentences_follow_the_scenario() -> None:
     scenario = load_scenario(SNIPPETS / "suspension/answer-later", SNIPPETS)
-    park, resume = (sentences(r.expect) for r in scenario.runs)
+    runs = {r.name: r for r in scenario.runs}
+    park, resume = sentences(runs["park"].expect), sentences(runs["resume"].expect)
     assert "`wait_for` was never called." in park
     assert "Run status: `pending`." in park
     assert ("`ctx.answer` at each tool execution, in order: `ask_human` got none; `ask_human` got "

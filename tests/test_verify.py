@@ -123,7 +123,8 @@ def test_hard_coded_reply_fails_in_the_variant_pass(tmp_path: Path) -> None:
     source = program.read_text()
     assert 'data={"value": reply}' in source
     program.write_text(source.replace('data={"value": reply}', 'data={"value": "staging"}'))
-    park, resume = verify_copy(folder, tmp_path / "snippets")
+    verdicts = {v.run.name: v for v in verify_copy(folder, tmp_path / "snippets")}
+    park, resume = verdicts["park"], verdicts["resume"]
     assert park.passed
     whats = [p.what for p in resume.problems]
     assert "in the variant 'staging' -> 'eu-north-1': tool_results_shown: expected " \

@@ -13,6 +13,10 @@ from park import ask_human, open_db  # the same tool as phase 1, so the same req
 
 
 # --8<-- [start:one-shot]
+class Refused(Exception):
+    """The stored Answer is not for this Request; client.run raises it on."""
+
+
 def one_shot(answer: Answer):
     """A wait_for that hands over one stored Answer, once, to the request it belongs to.
 
@@ -23,9 +27,9 @@ def one_shot(answer: Answer):
     def wait_for(request: Request) -> Answer:
         nonlocal used
         if request.id != answer.id:
-            raise RuntimeError(f"answer {answer.id} does not belong to request {request.id}")  # not run: the stored Answer matches here
+            raise Refused(f"answer {answer.id} does not belong to request {request.id}")
         if used:
-            raise RuntimeError(f"request {request.id} suspended again; park it instead")  # not run: the resumed call does not suspend again here
+            raise Refused(f"request {request.id} suspended again; park it instead")  # not run: the resumed call does not suspend again here
         used = True
         return answer
 
@@ -49,9 +53,9 @@ async def main(request_id: str, reply: str) -> None:
     toolkit = await create_toolkit(extra_tools=[ask_human], builtins=False)
     # --8<-- [start:rewind]
     # Rewind: everything before the halted user turn is history, and that
-    # turn is asked again. Its tool suspends with the same id as before, and
-    # the one-shot wait_for answers it with the stored Answer. (If the model
-    # asks a different question this time, the ids differ and wait_for refuses.)
+    # turn is asked again. If the model makes the same call, its tool suspends
+    # with the same id as before and the one-shot wait_for answers it with the
+    # stored Answer. If it asks something else, the ids differ and wait_for refuses.
     turn = max(i for i, m in enumerate(messages) if m["role"] == "user")
     history, prompt = messages[:turn], messages[turn]["content"]
     client = create_client(
@@ -61,7 +65,11 @@ async def main(request_id: str, reply: str) -> None:
         model="gpt-4o-mini",
         wait_for=one_shot(answer),
     )
-    result = await client.run(prompt, toolkit, history=history)
+    try:
+        result = await client.run(prompt, toolkit, history=history)
+    except Refused as refused:  # run raises what wait_for raised
+        print(f"not resumed: {refused}")
+        sys.exit(1)  # the request stays parked and open
     # --8<-- [end:rewind]
 
     print(f"status: {result.status}")

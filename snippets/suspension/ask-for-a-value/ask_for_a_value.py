@@ -68,6 +68,7 @@ async def main() -> None:
         result = await client.run("Book a review for pull request 42.", toolkit)
         print(f"status: {result.status}")
         print(f"model said: {result.text}")
+        print(f"tool call recorded with is_error={result.tool_calls[-1]['is_error']}")
     # --8<-- [end:run]
 
 
