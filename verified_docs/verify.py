@@ -246,7 +246,9 @@ def verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, *,
     with MockModel(run.steps, run.where) as mock:
         env = environment(base_url=mock.base_url, api_key=mock.api_key, trace_path=trace_path, workdir=workdir,
                           timeout_s=run.timeout_s)
-        if language.traced:
+        # The reply pass only compares where replies travel; its lines are never read.
+        measure_lines = language.traced and not reply_swap
+        if measure_lines:
             env.update(line_coverage.environment(coverage_prefix, measured))
         if reply_swap:
             env[replies.SWAP_ENV] = json.dumps(reply_swap)
@@ -276,7 +278,7 @@ def verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, *,
     if only_drift and update_outputs:
         golden.write_if_changed(program.golden_path, done.stdout)
         drift = []
-    lines = line_coverage.collect(coverage_prefix, measured) if language.traced else {}
+    lines = line_coverage.collect(coverage_prefix, measured) if measure_lines else {}
     return RunVerdict(scenario, run, program.language, program, tuple(problems + drift), done.stdout,
                       time.monotonic() - start, only_output_drifted=only_drift, own_s=done.own_s,
                       imports=tuple(sorted({f for e in obs.trace if e["event"] == "imports" for f in e["files"]})),
