@@ -92,7 +92,8 @@ def test_unclosed_section_in_the_program_fails_the_build(project: Path) -> None:
     finally:
         program.write_text(original)
     assert built.returncode != 0
-    assert "approval_gate.py:8: section 'tool' is never closed" in built.output
+    line = original.splitlines().index("# --8<-- [start:tool]") + 1
+    assert f"approval_gate.py:{line}: section 'tool' is never closed" in built.output
 
 
 def test_evidence_directive_renders_from_the_scenario(project: Path) -> None:

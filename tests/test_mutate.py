@@ -9,8 +9,14 @@ from verified_docs.scenario import load_scenario
 def test_operators_match_the_approval_gate_and_skip_comments() -> None:
     scenario = load_scenario(SNIPPETS / "suspension/approval-gate", SNIPPETS)
     found = {(op.name, line) for op, _path, line, _before, _mutated in _candidates(scenario)}
-    assert ("answer declined instead of accepted", 33) in found
-    assert ("tool ignores ctx.answer", 21) in found
+    source = (SNIPPETS / "suspension/approval-gate/approval_gate.py").read_text().splitlines()
+
+    def line_of(code: str) -> int:
+        return next(n for n, text in enumerate(source, start=1) if text.strip() == code)
+
+    assert ("answer declined instead of accepted",
+            line_of('return Answer(id=request.id, ok=True, data={"approver": "dana"})')) in found
+    assert ("tool ignores ctx.answer", line_of('approver = ctx.answer.data["approver"]')) in found
     for op, path, line, before, _ in _candidates(scenario):
         assert not before.lstrip().startswith("#"), f"{op.name} matched a comment at {path}:{line}"
 

@@ -111,9 +111,12 @@ def test_tool_that_ignores_the_answer_fails_even_with_the_right_words(tmp_path: 
 def test_unclosed_section_is_a_verdict_problem_not_a_crash(tmp_path: Path) -> None:
     folder = copy_scenario(tmp_path, "suspension/approval-gate")
     program = folder / "approval_gate.py"
-    program.write_text(program.read_text().replace("# --8<-- [end:tool]\n", "", 1))
+    source = program.read_text()
+    line = source.splitlines().index("# --8<-- [start:tool]") + 1
+    program.write_text(source.replace("# --8<-- [end:tool]\n", "", 1))
     (v,) = verify_copy(folder, tmp_path / "snippets")
-    assert [str(p) for p in v.problems] == [f"{program}:8: section 'tool' is never closed (expected '--8<-- [end:tool]')"]
+    assert [str(p) for p in v.problems] == [
+        f"{program}:{line}: section 'tool' is never closed (expected '--8<-- [end:tool]')"]
 
 
 def test_hard_coded_reply_fails_in_the_variant_pass(tmp_path: Path) -> None:

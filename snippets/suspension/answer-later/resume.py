@@ -1,4 +1,5 @@
-"""Answer later, phase 2: the human replied, so resume the parked run with that reply.
+"""Answer later, phase 2: the human replied, so resume the parked run with
+that reply.
 
 Usage: python resume.py <request id> <reply>
 """
@@ -9,7 +10,8 @@ import sys
 
 from toolnexus import Answer, Request, create_client, create_toolkit
 
-from park import ask_human, open_db  # the same tool as phase 1, so the same request id
+# The same tool as phase 1, so the same request id.
+from park import ask_human, open_db
 
 
 # --8<-- [start:one-shot]
@@ -18,18 +20,22 @@ class Refused(Exception):
 
 
 def one_shot(answer: Answer):
-    """A wait_for that hands over one stored Answer, once, to the request it belongs to.
+    """A wait_for that hands over one stored Answer, once, to its Request.
 
-    toolnexus does not compare Answer.id with Request.id, so this check is ours.
+    toolnexus does not compare Answer.id with Request.id: this check is ours.
     """
     used = False
 
     def wait_for(request: Request) -> Answer:
         nonlocal used
         if request.id != answer.id:
-            raise Refused(f"answer {answer.id} does not belong to request {request.id}")
+            raise Refused(
+                f"answer {answer.id} does not belong to request {request.id}"
+            )
         if used:
-            raise Refused(f"request {request.id} suspended again; park it instead")  # not run: the resumed call does not suspend again here
+            raise Refused(  # not run: the resumed call does not suspend again
+                f"request {request.id} suspended again; park it instead"
+            )
         used = True
         return answer
 
@@ -41,10 +47,13 @@ async def main(request_id: str, reply: str) -> None:
     # --8<-- [start:load]
     db = open_db()
     row = db.execute(
-        "SELECT request, messages FROM parked WHERE id = ? AND answered = 0", (request_id,)
+        "SELECT request, messages FROM parked WHERE id = ? AND answered = 0",
+        (request_id,),
     ).fetchone()
     if row is None:
-        sys.exit(f"no open request with id {request_id}")  # not run: the request is parked and open here
+        sys.exit(  # not run: the request is parked and open here
+            f"no open request with id {request_id}"
+        )
     request = Request(**json.loads(row[0]))
     messages = json.loads(row[1])
     answer = Answer(id=request.id, ok=True, data={"value": reply})
@@ -53,9 +62,10 @@ async def main(request_id: str, reply: str) -> None:
     toolkit = await create_toolkit(extra_tools=[ask_human], builtins=False)
     # --8<-- [start:rewind]
     # Rewind: everything before the halted user turn is history, and that
-    # turn is asked again. If the model makes the same call, its tool suspends
-    # with the same id as before and the one-shot wait_for answers it with the
-    # stored Answer. If it asks something else, the ids differ and wait_for refuses.
+    # turn is asked again. If the model makes the same call, its tool
+    # suspends with the same id as before and the one-shot wait_for answers
+    # it with the stored Answer. If it asks something else, the ids differ
+    # and wait_for refuses.
     turn = max(i for i, m in enumerate(messages) if m["role"] == "user")
     history, prompt = messages[:turn], messages[turn]["content"]
     client = create_client(
@@ -76,7 +86,9 @@ async def main(request_id: str, reply: str) -> None:
     print(f"model said: {result.text}")
     if result.status == "done":
         with db:
-            db.execute("UPDATE parked SET answered = 1 WHERE id = ?", (request.id,))
+            db.execute(
+                "UPDATE parked SET answered = 1 WHERE id = ?", (request.id,)
+            )
         print(f"marked {request.id} answered")
     db.close()
 

@@ -1,8 +1,17 @@
-"""Approval gate: a deploy tool that will not act until a human says yes, answered inline."""
+"""Approval gate: a deploy tool that will not act until a human says yes,
+answered inline."""
 import asyncio
 import os
 
-from toolnexus import Answer, Request, ToolContext, create_client, create_toolkit, pending, tool
+from toolnexus import (
+    Answer,
+    Request,
+    ToolContext,
+    create_client,
+    create_toolkit,
+    pending,
+    tool,
+)
 
 
 # --8<-- [start:tool]
@@ -17,7 +26,7 @@ def deploy(environment: str, ctx: ToolContext = None):
             prompt=f"Deploy the current build to {environment}?",
             data={"environment": environment},
         )
-    # Second call: the loop re-runs this tool with the human's Answer in ctx.answer.
+    # Second call: the loop re-runs it with the human's Answer in ctx.answer.
     approver = ctx.answer.data["approver"]
     return f"deployed to {environment}, approved by {approver}"
 # --8<-- [end:tool]
@@ -28,7 +37,10 @@ def ask_reviewer(decision: bool):
     """Build a wait_for callback that answers every Request with `decision`."""
 
     def wait_for(request: Request) -> Answer:
-        print(f"reviewer asked: {request.prompt} (kind={request.kind}, id={request.id})")
+        print(
+            f"reviewer asked: {request.prompt}"
+            f" (kind={request.kind}, id={request.id})"
+        )
         if decision:
             return Answer(id=request.id, ok=True, data={"approver": "dana"})
         return Answer(id=request.id, ok=False, reason="declined")

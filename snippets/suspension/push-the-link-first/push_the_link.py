@@ -1,10 +1,21 @@
-"""Push the link first: a streaming host sends the login link to the user as soon as the tool suspends."""
+"""Push the link first: a streaming host sends the login link to the user
+as soon as the tool suspends."""
 import asyncio
 import os
 
-from toolnexus import Answer, Request, auth_required, create_client, create_toolkit, tool
+from toolnexus import (
+    Answer,
+    Request,
+    auth_required,
+    create_client,
+    create_toolkit,
+    tool,
+)
 
-AUTHORIZE_URL = "https://billing.example.com/oauth/authorize?client_id=assistant&scope=invoices.read"
+AUTHORIZE_URL = (
+    "https://billing.example.com/oauth/authorize"
+    "?client_id=assistant&scope=invoices.read"
+)
 
 # Stands in for your token store. Only the OAuth callback writes to it.
 TOKENS: dict[str, dict[str, str]] = {}
@@ -18,14 +29,24 @@ def list_invoices(customer: str):
     """List a customer's invoices from the billing system."""
     login = TOKENS.get("billing.example.com")
     if login is None:
-        return auth_required(AUTHORIZE_URL, "Sign in to billing.example.com so I can read invoices")
-    return f"invoices of {customer}, read as {login['user']}: INV-7 paid, INV-9 open"
+        return auth_required(
+            AUTHORIZE_URL,
+            "Sign in to billing.example.com so I can read invoices",
+        )
+    return (
+        f"invoices of {customer}, read as {login['user']}:"
+        " INV-7 paid, INV-9 open"
+    )
 # --8<-- [end:tool]
 
 
 def oauth_callback(code: str) -> None:
-    """Your redirect URI's handler (token exchange left out): store the token, wake the waiter."""
-    TOKENS["billing.example.com"] = {"access_token": f"tok_{code}", "user": "dana"}
+    """Your redirect URI's handler (token exchange left out): store the
+    token, wake the waiter."""
+    TOKENS["billing.example.com"] = {
+        "access_token": f"tok_{code}",
+        "user": "dana",
+    }
     LOGGED_IN.set()
 
 
@@ -34,15 +55,17 @@ def push_link(request: Request) -> None:
     """Send the link to the user's chat, phone or inbox. Here: print it."""
     print(f"  -> pushed to user: {request.prompt}: {request.url}")
     PUSHED.add(request.id)
-    # Stand-in for the user: they open the link and finish logging in a moment later.
+    # Stand-in for the user: they open the link and log in a moment later.
     asyncio.get_running_loop().call_later(0.05, oauth_callback, "c0ffee42")
 # --8<-- [end:push]
 
 
 # --8<-- [start:wait-for]
 async def wait_for_login(request: Request) -> Answer:
-    """Only waits: the link is already on its way, because the stream loop pushed it."""
-    print(f"  wait_for: {request.id}, link already pushed: {request.id in PUSHED}")
+    """Only waits: the link is already on its way, because the stream loop
+    pushed it."""
+    pushed = request.id in PUSHED
+    print(f"  wait_for: {request.id}, link already pushed: {pushed}")
     try:
         async with asyncio.timeout(1.0):  # minutes in a real host
             await LOGGED_IN.wait()
@@ -62,16 +85,20 @@ async def main() -> None:
         wait_for=wait_for_login,
     )
     # --8<-- [start:stream]
-    async for event in client.stream("Which invoices does ACME have?", toolkit):
+    prompt = "Which invoices does ACME have?"
+    async for event in client.stream(prompt, toolkit):
         kind = event["type"]
         if kind == "pending":
-            # Emitted before wait_for runs: push the link now, while wait_for has not started.
+            # Emitted before wait_for starts: push the link now.
             print(f"event: pending ({event['request'].kind})")
             push_link(event["request"])
         elif kind == "tool_call":
             print(f"event: tool_call {event['name']} {event['args']}")
         elif kind == "tool_result":
-            print(f"event: tool_result {event['output']!r} (is_error={event['is_error']})")
+            print(
+                f"event: tool_result {event['output']!r}"
+                f" (is_error={event['is_error']})"
+            )
         elif kind == "text":
             print(f"event: text {event['delta']!r}")
         elif kind == "done":

@@ -1,9 +1,11 @@
-"""Replay is not resume, phase 2: the WRONG way to hand a human's reply to a halted run.
+"""Replay is not resume, phase 2: the WRONG way to hand a human's reply to a
+halted run.
 
-A new client gets the same SQLite store and a wait_for that would answer the request, then
-ask() continues the stored conversation. Nothing resumes the halted tool call: the model is
-shown the placeholder that phase 1 left in the transcript as that call's result. wait_for runs
-only if the model calls the tool again, as a new call. See answer-later for the fix.
+A new client gets the same SQLite store and a wait_for that would answer
+the request, then ask() continues the stored conversation. Nothing resumes
+the halted tool call: the model is shown the placeholder that phase 1 left
+in the transcript as that call's result. wait_for runs only if the model
+calls the tool again, as a new call. See answer-later for the fix.
 """
 import asyncio
 import os
@@ -33,7 +35,9 @@ async def main() -> None:
         wait_for=wait_for,
     )
     # Looks like a resume, but only adds a new user turn to the stored chat.
-    result = await client.ask("The human has answered. Carry on.", toolkit, id=CONVERSATION)
+    result = await client.ask(
+        "The human has answered. Carry on.", toolkit, id=CONVERSATION
+    )
     # --8<-- [end:replay]
     # --8<-- [start:effect]
     print(f"wait_for called: {len(asked)} time(s)")

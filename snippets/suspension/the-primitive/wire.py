@@ -1,4 +1,5 @@
-"""Request and Answer are plain data: a round trip through JSON loses nothing. No model involved."""
+"""Request and Answer are plain data: a round trip through JSON loses
+nothing. No model involved."""
 import dataclasses
 import json
 
@@ -8,7 +9,12 @@ suspension = pending(
     kind="input",
     id="ask-deploy-target",
     prompt="Which environment should I deploy to?",
-    data={"schema": {"type": "object", "properties": {"environment": {"type": "string"}}}},
+    data={
+        "schema": {
+            "type": "object",
+            "properties": {"environment": {"type": "string"}},
+        }
+    },
     expiresAt="2030-01-31T17:00:00Z",
 )
 
@@ -18,16 +24,25 @@ stored = json.dumps(dataclasses.asdict(request))
 print(stored)
 assert Request(**json.loads(stored)) == request  # nothing lost on the way
 
-# The keys are the wire keys: JSON written with a snake_case expires_at is refused, not converted.
+# The keys are the wire keys: JSON written with a snake_case expires_at is
+# refused, not converted.
+snake_case = (
+    '{"id": "ask-1", "kind": "input", "prompt": "?",'
+    ' "expires_at": "2030-01-31T17:00:00Z"}'
+)
 try:
-    Request(**json.loads('{"id": "ask-1", "kind": "input", "prompt": "?", "expires_at": "2030-01-31T17:00:00Z"}'))
+    Request(**json.loads(snake_case))
 except TypeError as e:
     print(f"TypeError: {e}")
 # --8<-- [end:request]
 
 # --8<-- [start:answer]
-# The host's reply, as it might arrive in an HTTP request body or sit in a database column.
-body = '{"id": "ask-deploy-target", "ok": true, "data": {"environment": "staging"}}'
+# The host's reply, as it might arrive in an HTTP request body or sit in a
+# database column.
+body = (
+    '{"id": "ask-deploy-target", "ok": true,'
+    ' "data": {"environment": "staging"}}'
+)
 answer = Answer(**json.loads(body))
 print(answer)
 
