@@ -25,9 +25,10 @@ def try_(*args: str, root: Path = ROOT, cwd: Path = ROOT) -> subprocess.Complete
 
 
 @pytest.mark.parametrize(("args", "goldens"), [
-    (["suspension/answer-later"], [ANSWER_LATER / "park.py.out", ANSWER_LATER / "resume.py.out"]),
+    (["suspension/answer-later"], [ANSWER_LATER / "park.py.out", ANSWER_LATER / "resume.py.resume-rephrased.out",
+                                   ANSWER_LATER / "resume.py.resume.out", ANSWER_LATER / "client_api.py.out"]),
     # The short name; park runs first (resume reads what it parked) but only resume's output shows.
-    (["answer-later", "--run", "resume"], [ANSWER_LATER / "resume.py.out"]),
+    (["answer-later", "--run", "resume"], [ANSWER_LATER / "resume.py.resume.out"]),
     # Eight runs of one program sharing a folder, importing a support file (tools.py).
     (["examples/durable-host", "--run", "answer"], [DURABLE_HOST / "host.py.answer.out"]),
 ])
@@ -43,9 +44,11 @@ def test_try_prints_the_pages_output_byte_for_byte(args: list[str], goldens: lis
 
 def test_try_with_a_run_says_which_runs_went_first() -> None:
     err = try_("suspension/answer-later", "--run", "resume").stderr.decode()
-    assert err.splitlines()[:2] == [
+    assert err.splitlines()[:3] == [
         "try: run 'park' first, its output not shown (the runs share one working directory): "
         "python snippets/suspension/answer-later/park.py",
+        "try: run 'resume-rephrased' first, its output not shown (the runs share one working directory): "
+        "python snippets/suspension/answer-later/resume.py ask-fa3ca410e7 staging",
         "try: run 'resume': python snippets/suspension/answer-later/resume.py ask-fa3ca410e7 staging",
     ]
 
@@ -53,14 +56,16 @@ def test_try_with_a_run_says_which_runs_went_first() -> None:
 def test_try_fails_at_the_golden_line_when_the_pages_output_was_edited(tmp_path: Path) -> None:
     folder = tmp_path / "snippets" / "suspension" / "answer-later"
     shutil.copytree(ANSWER_LATER, folder)
-    golden = folder / "resume.py.out"
+    golden = folder / "resume.py.resume.out"
     golden.write_text(golden.read_text().replace("marked ask-fa3ca410e7 answered", "marked it answered"))
     done = try_("suspension/answer-later", root=tmp_path, cwd=tmp_path)
     err = done.stderr.decode()
     assert done.returncode == 1
     # What the program printed still goes out unchanged: the reader sees the real output.
-    assert done.stdout == (ANSWER_LATER / "park.py.out").read_bytes() + (ANSWER_LATER / "resume.py.out").read_bytes()
-    assert ("snippets/suspension/answer-later/resume.py.out:3: printed output differs from the golden output\n"
+    # The run after the failed one does not run, as in the build.
+    outputs = ("park.py.out", "resume.py.resume-rephrased.out", "resume.py.resume.out")
+    assert done.stdout == b"".join((ANSWER_LATER / name).read_bytes() for name in outputs)
+    assert ("snippets/suspension/answer-later/resume.py.resume.out:3: printed output differs from the golden output\n"
             in err), err
     assert "    -marked it answered\n    +marked ask-fa3ca410e7 answered\n" in err
 
@@ -70,10 +75,10 @@ def test_unknown_names_are_one_line_listing_the_valid_ones() -> None:
     cases = [
         (["nope"], f"unknown scenario 'nope'; known: {', '.join(names)}"),
         (["suspension/answer-later", "--run", "nope"],
-         "scenario 'suspension/answer-later' has no run 'nope'; its runs: park, resume"),
+         "scenario 'suspension/answer-later' has no run 'nope'; its runs: park, resume-rephrased, resume, client-api"),
         (["suspension/answer-later", "--serve"],
          "scenario 'suspension/answer-later' has several runs, each with its own script; choose one with --run: "
-         "park, resume"),
+         "park, resume-rephrased, resume, client-api"),
     ]
     for args, message in cases:
         done = try_(*args)
@@ -127,11 +132,12 @@ def test_serve_prints_the_two_variables_and_a_copy_run_against_it_prints_the_pag
                               capture_output=True, timeout=120)
         notes.append(served.stop())
         assert copy.returncode == 0, copy.stderr.decode()
-        assert copy.stdout == (ANSWER_LATER / f"{argv[0]}.out").read_bytes()
+        golden = {"park": "park.py.out", "resume": "resume.py.resume.out"}[run]
+        assert copy.stdout == (ANSWER_LATER / golden).read_bytes()
     park, resume = notes
     assert "try: set the two variables above, then run your copy of snippets/suspension/answer-later/resume.py " \
            "with the build's arguments: python resume.py ask-fa3ca410e7 staging\n" in resume
-    assert "try: run it in the folder where park ran first" in resume
+    assert "try: run it in the folder where park, resume-rephrased ran first" in resume
     assert "try: request 2: answered with scripted reply 2 of 2 (quote the last tool result)\n" in resume
     assert park.endswith("try: stopped after 1 request(s); 1 of 1 scripted replies given\n"), park
     assert resume.endswith("try: stopped after 2 request(s); 2 of 2 scripted replies given\n"), resume
