@@ -39,7 +39,7 @@ def open_db() -> sqlite3.Connection:
         " id TEXT PRIMARY KEY,"
         " request TEXT NOT NULL,"  # Request as JSON
         " messages TEXT NOT NULL,"  # transcript, ending with the halted call
-        " state TEXT NOT NULL DEFAULT 'waiting')"  # answered | declined
+        " state TEXT NOT NULL DEFAULT 'waiting')"  # or answered, declined
     )
     return db
 # --8<-- [end:schema]

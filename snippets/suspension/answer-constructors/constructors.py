@@ -14,7 +14,7 @@ print(answer_declined("ask-env", reason="expired"))
 
 # --8<-- [start:refuse]
 try:
-    answer_output("ask-env", {"environment": "staging"})  # must be a str
+    answer_output("ask-env", {"environment": "staging"})  # a dict, not a str
 except TypeError as e:
     print(f"TypeError: {e}")
 

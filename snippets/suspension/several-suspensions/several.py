@@ -89,8 +89,8 @@ async def halt(toolkit):
     ]
     print(f"assistant asked for: {calls}")
     print(f"tool messages saved: {answered}")
-    made = [(c["name"], c["args"]) for c in result.tool_calls]
-    print(f"result.tool_calls: {made}")
+    recorded = [(c["name"], c["args"]) for c in result.tool_calls]
+    print(f"result.tool_calls: {recorded}")
     return client, result
 # --8<-- [end:halt]
 
