@@ -26,7 +26,7 @@ def refund(order_id: str, amount: float, ctx: ToolContext = None):
     # When the loop runs this after an approval, ctx.answer holds the Answer.
     answer = ctx.answer if ctx else None
     print(f"  refund runs: {order_id} {amount}, ctx.answer={answer}")
-    approver = answer.data["approver"] if answer else "no one"
+    approver = ctx.answer.data["approver"] if answer else "no one"
     return f"refunded {amount:.2f} on {order_id}, approved by {approver}"
 # --8<-- [end:tool]
 

@@ -24,8 +24,9 @@ def fill_in_form(choice: str):
         print(f"form: {fields}, required: {schema['required']}")
         if choice == "accept":
             # data is the form's content, keyed by the schema's property names.
-            form = {"guests": 4, "time": "19:30"}
-            return Answer(id=request.id, ok=True, data=form)
+            return Answer(
+                id=request.id, ok=True, data={"guests": 4, "time": "19:30"}
+            )
         return Answer(id=request.id, ok=False, reason=choice)
 
     return wait_for

@@ -70,8 +70,11 @@ def reviewer(approve: bool, named: bool = True):
     def wait_for(request: Request) -> Answer:
         print(f"  wait_for: {request.prompt}")
         if approve:
-            data = {"approver": "dana"} if named else {}
-            return Answer(id=request.id, ok=True, data=data)
+            return Answer(
+                id=request.id,
+                ok=True,
+                data={"approver": "dana"} if named else {},
+            )
         return Answer(id=request.id, ok=False, reason="declined")
 
     return wait_for

@@ -24,10 +24,9 @@ def refund(order: str, ctx: ToolContext = None):
             id=f"refund-{order}",
             prompt=f"Refund order {order}?",
         )
-    answer = ctx.answer
     return (
-        f"refunded order {order} (answer {answer.id},"
-        f" approved by {answer.data['approver']})"
+        f"refunded order {order} (answer {ctx.answer.id},"
+        f" approved by {ctx.answer.data['approver']})"
     )
 # --8<-- [end:tool]
 

@@ -61,8 +61,9 @@ async def inline(toolkit) -> None:
 
     def wait_for(request: Request) -> Answer:
         print(f"wait_for: {request.id}")
-        data = {"approver": approvers[request.id]}
-        return Answer(id=request.id, ok=True, data=data)
+        return Answer(
+            id=request.id, ok=True, data={"approver": approvers[request.id]}
+        )
 
     result = await make_client(wait_for).run(PROMPT, toolkit)
     print(f"status: {result.status}")
