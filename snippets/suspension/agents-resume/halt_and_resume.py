@@ -1,4 +1,5 @@
-"""Agents: Agent.run halts pending, and result.runtime.resume(answer) finishes the work."""
+"""Agents: Agent.run halts pending, and result.runtime.resume(answer)
+finishes the work."""
 import asyncio
 import os
 
@@ -19,8 +20,13 @@ def create_database(name: str, ctx: ToolContext = None):
     return f"created database {name} in {ctx.answer.data['region']}"
 
 
-# No wait_for on the agent (or any agent above it), so a suspension halts the run.
-ops = agent("ops", does="Runs infrastructure tasks.", uses={"tools": [create_database]})
+# No wait_for on the agent (or any agent above it), so a suspension halts
+# the run.
+ops = agent(
+    "ops",
+    does="Runs infrastructure tasks.",
+    uses={"tools": [create_database]},
+)
 
 LLM = {
     "base_url": os.environ["OPENAI_BASE_URL"],

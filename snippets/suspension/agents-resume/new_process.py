@@ -15,7 +15,7 @@ async def main() -> None:
     answer = Answer(id="db-orders", ok=True, data={"region": "eu-west-1"})
     try:
         resumed = await runtime.resume(answer)
-        print(f"resumed status: {resumed.status}")  # not run: resume raises in this example
+        print(f"resumed status: {resumed.status}")  # not run: resume raises
     except RuntimeError as err:
         print(f"resume raised {type(err).__name__}: {err}")
     print(f"handles in the new runtime: {len(runtime.list())}")

@@ -1,4 +1,5 @@
-"""Agents: in a new process, run the halted turn again and answer it from storage.
+"""Agents: in a new process, run the halted turn again and answer it from
+storage.
 
 Usage: python rerun.py <halted prompt> <request id> <reply>
 """
@@ -13,7 +14,8 @@ from halt_and_resume import LLM, create_database
 
 # --8<-- [start:one-shot]
 def one_shot(answer: Answer):
-    """A wait_for that hands over one stored Answer to the Request it belongs to."""
+    """A wait_for that hands over one stored Answer to the Request it
+    belongs to."""
     used = False
 
     def wait_for(request: Request) -> Answer:

@@ -1,23 +1,26 @@
-"""answer_output and answer_declined (toolnexus >= 0.19.0): the Answers they build and what they refuse."""
+"""answer_output and answer_declined (toolnexus >= 0.19.0): the Answers they
+build and what they refuse."""
 import json
 
 from toolnexus import Answer, answer_declined, answer_output
 
 # --8<-- [start:build]
 print(answer_output("ask-env", "staging"))
-print(answer_output("ask-env", json.dumps({"environment": "staging", "region": "eu"})))
+reply = {"environment": "staging", "region": "eu"}
+print(answer_output("ask-env", json.dumps(reply)))
 print(answer_declined("ask-env"))
 print(answer_declined("ask-env", reason="expired"))
 # --8<-- [end:build]
 
 # --8<-- [start:refuse]
 try:
-    answer_output("ask-env", {"environment": "staging"})  # output must be a str
+    answer_output("ask-env", {"environment": "staging"})  # a dict, not a str
 except TypeError as e:
     print(f"TypeError: {e}")
 
 try:
-    answer_declined("ask-env", reason="timeout")  # only declined, cancelled, expired
+    # The reason must be declined, cancelled or expired.
+    answer_declined("ask-env", reason="timeout")
 except ValueError as e:
     print(f"ValueError: {e}")
 

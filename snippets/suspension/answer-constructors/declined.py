@@ -1,8 +1,18 @@
-"""answer_declined in the Python inline loop: the reason does not change what the model sees."""
+"""answer_declined in the Python inline loop: the reason does not change
+what the model sees."""
 import asyncio
 import os
 
-from toolnexus import Answer, Request, ToolContext, answer_declined, create_client, create_toolkit, pending, tool
+from toolnexus import (
+    Answer,
+    Request,
+    ToolContext,
+    answer_declined,
+    create_client,
+    create_toolkit,
+    pending,
+    tool,
+)
 
 
 @tool

@@ -1,9 +1,18 @@
-"""answer_output in the Python inline loop: the whole Answer goes to the tool, and the tool's
-return value is what the model sees."""
+"""answer_output in the Python inline loop: the whole Answer goes to the
+tool, and the tool's return value is what the model sees."""
 import asyncio
 import os
 
-from toolnexus import Answer, Request, ToolContext, answer_output, create_client, create_toolkit, pending, tool
+from toolnexus import (
+    Answer,
+    Request,
+    ToolContext,
+    answer_output,
+    create_client,
+    create_toolkit,
+    pending,
+    tool,
+)
 
 
 # --8<-- [start:tools]
@@ -12,7 +21,8 @@ def ask_human(question: str, ctx: ToolContext = None):
     """Ask a human a question and wait for the reply."""
     if ctx is None or ctx.answer is None:
         return pending(kind="input", id="ask-env", prompt=question)
-    return f"the human replied: {ctx.answer.data['output']}"  # the tool reads the key itself
+    # The tool reads the "output" key itself.
+    return f"the human replied: {ctx.answer.data['output']}"
 
 
 @tool
@@ -31,7 +41,9 @@ def reply_staging(request: Request) -> Answer:
 
 
 async def main() -> None:
-    toolkit = await create_toolkit(extra_tools=[ask_human, ask_human_ignoring_data], builtins=False)
+    toolkit = await create_toolkit(
+        extra_tools=[ask_human, ask_human_ignoring_data], builtins=False
+    )
     # --8<-- [start:run]
     client = create_client(
         base_url=os.environ["OPENAI_BASE_URL"],
@@ -41,7 +53,8 @@ async def main() -> None:
         wait_for=reply_staging,
     )
     for name in ("ask_human", "ask_human_ignoring_data"):
-        result = await client.run(f"Use {name} to ask where to deploy.", toolkit)
+        task = f"Use {name} to ask where to deploy."
+        result = await client.run(task, toolkit)
         print(f"{name}: {result.text}")
     # --8<-- [end:run]
 

@@ -1,4 +1,5 @@
-"""A before_tool hook that suspends: the refund tool does not run until a human approves.
+"""A before_tool hook that suspends: the refund tool does not run until a
+human approves.
 
 Usage: python guard_hook.py approves | declines
 """
@@ -6,7 +7,15 @@ import asyncio
 import os
 import sys
 
-from toolnexus import Answer, Request, ToolContext, create_client, create_toolkit, pending, tool
+from toolnexus import (
+    Answer,
+    Request,
+    ToolContext,
+    create_client,
+    create_toolkit,
+    pending,
+    tool,
+)
 
 
 # --8<-- [start:tool]
@@ -15,18 +24,21 @@ def refund(order_id: str, amount: float, ctx: ToolContext = None):
     """Refund an amount on an order."""
     # No approval check here: the hook below keeps unapproved calls away.
     # When the loop runs this after an approval, ctx.answer holds the Answer.
-    print(f"  refund runs: {order_id} {amount}, ctx.answer={ctx.answer if ctx else None}")
-    approver = ctx.answer.data["approver"] if ctx and ctx.answer else "no one"
+    answer = ctx.answer if ctx else None
+    print(f"  refund runs: {order_id} {amount}, ctx.answer={answer}")
+    approver = ctx.answer.data["approver"] if answer else "no one"
     return f"refunded {amount:.2f} on {order_id}, approved by {approver}"
 # --8<-- [end:tool]
 
 
 # --8<-- [start:hook]
 def before_tool(event: dict):
-    """Every refund waits for a human: return a suspension instead of letting the tool run."""
+    """Every refund waits for a human: return a suspension instead of
+    letting the tool run."""
     print(f"  before_tool: {event['name']} {event['args']}")
     if event["name"] != "refund":
-        return None  # not run: only refunds are called here; other tools would run as usual
+        # Other tools would run as usual; only refunds are called here.
+        return None  # not run
     args = event["args"]
     return {"result": pending(
         kind="approval",

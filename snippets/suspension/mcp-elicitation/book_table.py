@@ -1,4 +1,5 @@
-"""MCP elicitation, form mode: the server asks for a form, wait_for fills it in."""
+"""MCP elicitation, form mode: the server asks for a form, wait_for fills it
+in."""
 import asyncio
 import os
 import sys
@@ -12,16 +13,20 @@ SERVER = Path(__file__).with_name("bookings_server.py")
 
 # --8<-- [start:wait-for]
 def fill_in_form(choice: str):
-    """A wait_for for the toolkit: it receives each elicitation as a Request."""
+    """A wait_for for the toolkit: it receives each elicitation as a
+    Request."""
 
     def wait_for(request: Request) -> Answer:
         print(f"asked ({request.kind}): {request.prompt}")
         schema = request.data["schema"]  # the server's form, as JSON Schema
-        fields = {name: spec["type"] for name, spec in schema["properties"].items()}
+        properties = schema["properties"]
+        fields = {name: spec["type"] for name, spec in properties.items()}
         print(f"form: {fields}, required: {schema['required']}")
         if choice == "accept":
             # data is the form's content, keyed by the schema's property names.
-            return Answer(id=request.id, ok=True, data={"guests": 4, "time": "19:30"})
+            return Answer(
+                id=request.id, ok=True, data={"guests": 4, "time": "19:30"}
+            )
         return Answer(id=request.id, ok=False, reason=choice)
 
     return wait_for
@@ -37,8 +42,10 @@ async def main() -> None:
     )
     # --8<-- [start:toolkit]
     for choice in ("accept", "declined", "cancelled"):
-        config = {"mcpServers": {"bookings": {"command": [sys.executable, str(SERVER)]}}}
-        # wait_for goes to the toolkit: the MCP connection is where elicitations arrive.
+        bookings = {"command": [sys.executable, str(SERVER)]}
+        config = {"mcpServers": {"bookings": bookings}}
+        # wait_for goes to the toolkit: the MCP connection is where
+        # elicitations arrive.
         async with await create_toolkit(
             mcp_config=config, wait_for=fill_in_form(choice), builtins=False
         ) as toolkit:

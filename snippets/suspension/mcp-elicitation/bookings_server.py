@@ -1,7 +1,8 @@
-"""A small MCP server (stdio) whose tools ask the user for input through elicitation.
+"""A small MCP server (stdio) whose tools ask the user for input through
+elicitation.
 
-book_table.py and connect_calendar.py start it as a subprocess; it is not run on its own.
-Its stdout is the MCP channel, so it never prints.
+book_table.py and connect_calendar.py start it as a subprocess; it is not
+run on its own. Its stdout is the MCP channel, so it never prints.
 """
 from mcp.server.fastmcp import Context, FastMCP
 from pydantic import BaseModel, Field
@@ -19,11 +20,15 @@ class Booking(BaseModel):
 
 @server.tool(structured_output=False)
 async def book_table(restaurant: str, ctx: Context) -> str:
-    """Book a table at a restaurant. The user is asked for the party size and time."""
-    reply = await ctx.elicit(f"Table at {restaurant}: how many guests, and when?", schema=Booking)
+    """Book a table at a restaurant; the user gives the party size and time."""
+    question = f"Table at {restaurant}: how many guests, and when?"
+    reply = await ctx.elicit(question, schema=Booking)
     if reply.action == "accept":
         booking = reply.data  # a validated Booking
-        return f"booked {restaurant} for {booking.guests} guests at {booking.time}"
+        return (
+            f"booked {restaurant} for {booking.guests} guests"
+            f" at {booking.time}"
+        )
     return f"not booked: the user chose {reply.action!r}"
 # --8<-- [end:form]
 
@@ -31,7 +36,7 @@ async def book_table(restaurant: str, ctx: Context) -> str:
 # --8<-- [start:url]
 @server.tool(structured_output=False)
 async def connect_calendar(ctx: Context) -> str:
-    """Connect the user's calendar. The user signs in on the calendar's own page."""
+    """Connect the user's calendar; the user signs in on its own page."""
     reply = await ctx.elicit_url(
         "Sign in to your calendar so the booking can be added.",
         url="https://calendar.example.com/authorize?client_id=bookings",

@@ -1,4 +1,5 @@
-"""MCP elicitation with wait_for on the client only: the server's question never arrives."""
+"""MCP elicitation with wait_for on the client only: the server's question
+never arrives."""
 import asyncio
 import os
 import sys
@@ -11,20 +12,27 @@ SERVER = Path(__file__).with_name("bookings_server.py")
 
 def fill_in_form(request: Request) -> Answer:
     print(f"asked ({request.kind}): {request.prompt}")  # not run
-    return Answer(id=request.id, ok=True, data={"guests": 4, "time": "19:30"})  # not run
+    return Answer(  # not run
+        id=request.id, ok=True, data={"guests": 4, "time": "19:30"}
+    )
 
 
 async def main() -> None:
     # --8<-- [start:wrong-place]
-    config = {"mcpServers": {"bookings": {"command": [sys.executable, str(SERVER)]}}}
+    bookings = {"command": [sys.executable, str(SERVER)]}
+    config = {"mcpServers": {"bookings": bookings}}
     client = create_client(
         base_url=os.environ["OPENAI_BASE_URL"],
         api_key=os.environ["OPENAI_API_KEY"],
         style="openai",
         model="gpt-4o-mini",
-        wait_for=fill_in_form,  # answers tools that return pending(...), not MCP elicitations
+        # This wait_for answers tools that return pending(...), not MCP
+        # elicitations.
+        wait_for=fill_in_form,
     )
-    async with await create_toolkit(mcp_config=config, builtins=False) as toolkit:
+    async with await create_toolkit(
+        mcp_config=config, builtins=False
+    ) as toolkit:
         result = await client.run("Book a table at Luigi's.", toolkit)
     print(f"status: {result.status}")
     print(f"model said: {result.text}")

@@ -1,4 +1,5 @@
-"""MCP elicitation, URL mode: the server sends the user to a page; wait_for relays it."""
+"""MCP elicitation, URL mode: the server sends the user to a page; wait_for
+relays it."""
 import asyncio
 import os
 import sys
@@ -11,11 +12,13 @@ SERVER = Path(__file__).with_name("bookings_server.py")
 
 # --8<-- [start:wait-for]
 def send_user_to_page(request: Request) -> Answer:
-    """URL elicitations arrive as kind "authorization", with the page in request.url."""
+    """URL elicitations arrive as kind "authorization", with the page in
+    request.url."""
     print(f"asked ({request.kind}): {request.prompt}")
     print(f"send the user to: {request.url}")
     print(f"data: {request.data}")
-    # Here a real host shows the link and waits until the user has agreed to go there.
+    # Here a real host shows the link and waits until the user has agreed to
+    # go there.
     return Answer(id=request.id, ok=True)
 # --8<-- [end:wait-for]
 
@@ -28,7 +31,8 @@ async def main() -> None:
         model="gpt-4o-mini",
     )
     # --8<-- [start:run]
-    config = {"mcpServers": {"bookings": {"command": [sys.executable, str(SERVER)]}}}
+    bookings = {"command": [sys.executable, str(SERVER)]}
+    config = {"mcpServers": {"bookings": bookings}}
     async with await create_toolkit(
         mcp_config=config, wait_for=send_user_to_page, builtins=False
     ) as toolkit:

@@ -1,8 +1,17 @@
-"""Pitfall: the loop does not compare Answer.id with Request.id, so a wrong Answer is used."""
+"""Pitfall: the loop does not compare Answer.id with Request.id, so a wrong
+Answer is used."""
 import asyncio
 import os
 
-from toolnexus import Answer, Request, ToolContext, create_client, create_toolkit, pending, tool
+from toolnexus import (
+    Answer,
+    Request,
+    ToolContext,
+    create_client,
+    create_toolkit,
+    pending,
+    tool,
+)
 
 
 # --8<-- [start:tool]
@@ -10,14 +19,22 @@ from toolnexus import Answer, Request, ToolContext, create_client, create_toolki
 def refund(order: str, ctx: ToolContext = None):
     """Refund an order. Every refund needs a human's approval."""
     if ctx is None or ctx.answer is None:
-        return pending(kind="approval", id=f"refund-{order}", prompt=f"Refund order {order}?")
-    return f"refunded order {order} (answer {ctx.answer.id}, approved by {ctx.answer.data['approver']})"
+        return pending(
+            kind="approval",
+            id=f"refund-{order}",
+            prompt=f"Refund order {order}?",
+        )
+    return (
+        f"refunded order {order} (answer {ctx.answer.id},"
+        f" approved by {ctx.answer.data['approver']})"
+    )
 # --8<-- [end:tool]
 
 
 # --8<-- [start:careless]
 def next_answer_in(inbox: list):
-    """Careless: hands over whichever approval arrived first, whatever it was for."""
+    """Careless: hands over whichever approval arrived first, whatever it
+    was for."""
 
     def wait_for(request: Request) -> Answer:
         answer = inbox.pop(0)
@@ -30,7 +47,8 @@ def next_answer_in(inbox: list):
 
 # --8<-- [start:checked]
 def answer_for(approvals: dict):
-    """Checked: looks the Answer up by the Request's id; no match means no approval."""
+    """Checked: looks the Answer up by the Request's id; no match means no
+    approval."""
 
     def wait_for(request: Request) -> Answer:
         answer = approvals.get(request.id)
@@ -48,7 +66,9 @@ async def main() -> None:
     # --8<-- [start:run]
     # Dana approved refunding order A1. Nobody approved B2.
     approved_a1 = Answer(id="refund-A1", ok=True, data={"approver": "dana"})
-    for wait_for in (next_answer_in([approved_a1]), answer_for({approved_a1.id: approved_a1})):
+    careless = next_answer_in([approved_a1])
+    checked = answer_for({approved_a1.id: approved_a1})
+    for wait_for in (careless, checked):
         client = create_client(
             base_url=os.environ["OPENAI_BASE_URL"],
             api_key=os.environ["OPENAI_API_KEY"],

@@ -1,15 +1,28 @@
-"""Pitfall: Answer.reason never reaches the model; every refusal reads the same."""
+"""Pitfall: Answer.reason never reaches the model; every refusal reads the
+same."""
 import asyncio
 import os
 
-from toolnexus import Answer, Request, ToolContext, create_client, create_toolkit, pending, tool
+from toolnexus import (
+    Answer,
+    Request,
+    ToolContext,
+    create_client,
+    create_toolkit,
+    pending,
+    tool,
+)
 
 
 @tool
 def delete_branch(name: str, ctx: ToolContext = None):
     """Delete a git branch, once a human has approved it."""
     if ctx is None or ctx.answer is None:
-        return pending(kind="approval", id=f"delete-{name}", prompt=f"Delete branch {name}?")
+        return pending(
+            kind="approval",
+            id=f"delete-{name}",
+            prompt=f"Delete branch {name}?",
+        )
     return f"deleted branch {name}"  # not run
 
 
@@ -27,7 +40,8 @@ def refuse(reason: str):
 async def main() -> None:
     toolkit = await create_toolkit(extra_tools=[delete_branch], builtins=False)
     # --8<-- [start:run]
-    # The reviewer said no; the reviewer closed the dialog; nobody answered in time.
+    # declined: the reviewer said no; cancelled: the reviewer closed the
+    # dialog; expired: nobody answered in time.
     for reason in ("declined", "cancelled", "expired"):
         client = create_client(
             base_url=os.environ["OPENAI_BASE_URL"],

@@ -1,9 +1,18 @@
-"""Pitfall: the retry re-runs the tool from the top, so work done before suspending happens twice."""
+"""Pitfall: the retry re-runs the tool from the top, so work done before
+suspending happens twice."""
 import asyncio
 import os
 from pathlib import Path
 
-from toolnexus import Answer, Request, ToolContext, create_client, create_toolkit, pending, tool
+from toolnexus import (
+    Answer,
+    Request,
+    ToolContext,
+    create_client,
+    create_toolkit,
+    pending,
+    tool,
+)
 
 INCIDENTS = Path("incidents.log")
 
@@ -15,8 +24,13 @@ def page_oncall(service: str, ctx: ToolContext = None):
     with INCIDENTS.open("a") as log:  # side effect BEFORE the suspension
         log.write(f"incident filed for {service}\n")
     if ctx is None or ctx.answer is None:
-        return pending(kind="approval", id=f"page-{service}", prompt=f"Page on-call for {service}?")
-    return f"paged on-call for {service}, approved by {ctx.answer.data['approver']}"
+        return pending(
+            kind="approval",
+            id=f"page-{service}",
+            prompt=f"Page on-call for {service}?",
+        )
+    approver = ctx.answer.data["approver"]
+    return f"paged on-call for {service}, approved by {approver}"
 # --8<-- [end:tool]
 
 
@@ -37,7 +51,8 @@ async def main() -> None:
     )
     result = await client.run("Payments is down. Get someone on it.", toolkit)
     print(f"model said: {result.text}")
-    print(f"{INCIDENTS} holds {len(INCIDENTS.read_text().splitlines())} line(s):")
+    lines = INCIDENTS.read_text().splitlines()
+    print(f"{INCIDENTS} holds {len(lines)} line(s):")
     print(INCIDENTS.read_text(), end="")
     # --8<-- [end:run]
 

@@ -1,4 +1,5 @@
-"""The fix: suspend before the side effect, so the first call changes nothing."""
+"""The fix: suspend before the side effect, so the first call changes
+nothing."""
 import asyncio
 import os
 from pathlib import Path
@@ -16,10 +17,15 @@ def page_oncall(service: str, ctx: ToolContext = None):
     """File an incident and page the on-call engineer, once a human agrees."""
     if ctx is None or ctx.answer is None:
         # Nothing has happened yet, so running this call again is harmless.
-        return pending(kind="approval", id=f"page-{service}", prompt=f"Page on-call for {service}?")
+        return pending(
+            kind="approval",
+            id=f"page-{service}",
+            prompt=f"Page on-call for {service}?",
+        )
     with INCIDENTS.open("a") as log:  # only the approved call gets here
         log.write(f"incident filed for {service}\n")
-    return f"paged on-call for {service}, approved by {ctx.answer.data['approver']}"
+    approver = ctx.answer.data["approver"]
+    return f"paged on-call for {service}, approved by {approver}"
 # --8<-- [end:tool]
 
 
@@ -35,7 +41,8 @@ async def main() -> None:
     )
     result = await client.run("Payments is down. Get someone on it.", toolkit)
     print(f"model said: {result.text}")
-    print(f"{INCIDENTS} holds {len(INCIDENTS.read_text().splitlines())} line(s):")
+    lines = INCIDENTS.read_text().splitlines()
+    print(f"{INCIDENTS} holds {len(lines)} line(s):")
     print(INCIDENTS.read_text(), end="")
 
 

@@ -1,4 +1,5 @@
-"""The fix: each tool call asks one question; the second step is a second tool."""
+"""The fix: each tool call asks one question; the second step is a second
+tool."""
 import asyncio
 import os
 
@@ -12,21 +13,34 @@ from suspends_again import reviewer
 def transfer(amount: int, ctx: ToolContext = None):
     """Start a transfer. Needs an approval; then call confirm_transfer."""
     if ctx is None or ctx.answer is None:
-        return pending(kind="approval", id=f"transfer-{amount}", prompt=f"Approve a transfer of {amount} EUR?")
-    return f"approved; a one-time code was sent, now call confirm_transfer for {amount} EUR"
+        return pending(
+            kind="approval",
+            id=f"transfer-{amount}",
+            prompt=f"Approve a transfer of {amount} EUR?",
+        )
+    return (
+        "approved; a one-time code was sent,"
+        f" now call confirm_transfer for {amount} EUR"
+    )
 
 
 @tool
 def confirm_transfer(amount: int, ctx: ToolContext = None):
     """Finish an approved transfer with the one-time code."""
     if ctx is None or ctx.answer is None:
-        return pending(kind="input", id=f"otp-{amount}", prompt="Enter the one-time code sent to your phone.")
+        return pending(
+            kind="input",
+            id=f"otp-{amount}",
+            prompt="Enter the one-time code sent to your phone.",
+        )
     return f"transferred {amount} EUR (code {ctx.answer.data['code']})"
 # --8<-- [end:tools]
 
 
 async def main() -> None:
-    toolkit = await create_toolkit(extra_tools=[transfer, confirm_transfer], builtins=False)
+    toolkit = await create_toolkit(
+        extra_tools=[transfer, confirm_transfer], builtins=False
+    )
     client = create_client(
         base_url=os.environ["OPENAI_BASE_URL"],
         api_key=os.environ["OPENAI_API_KEY"],

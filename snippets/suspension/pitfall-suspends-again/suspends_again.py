@@ -1,8 +1,17 @@
-"""Pitfall: a retried tool that suspends again; the model is shown the first prompt."""
+"""Pitfall: a retried tool that suspends again; the model is shown the first
+prompt."""
 import asyncio
 import os
 
-from toolnexus import Answer, Request, ToolContext, create_client, create_toolkit, pending, tool
+from toolnexus import (
+    Answer,
+    Request,
+    ToolContext,
+    create_client,
+    create_toolkit,
+    pending,
+    tool,
+)
 
 
 # --8<-- [start:tool]
@@ -10,11 +19,20 @@ from toolnexus import Answer, Request, ToolContext, create_client, create_toolki
 def transfer(amount: int, ctx: ToolContext = None):
     """Transfer money. Needs an approval, then a one-time code."""
     if ctx is None or ctx.answer is None:
-        return pending(kind="approval", id=f"transfer-{amount}", prompt=f"Approve a transfer of {amount} EUR?")
+        return pending(
+            kind="approval",
+            id=f"transfer-{amount}",
+            prompt=f"Approve a transfer of {amount} EUR?",
+        )
     if "code" not in ctx.answer.data:
         # Approved; now a second question, with its own id and prompt.
-        return pending(kind="input", id=f"otp-{amount}", prompt="Enter the one-time code sent to your phone.")
-    return f"transferred {amount} EUR"  # not run: the one-time code never arrives (the pitfall)
+        return pending(
+            kind="input",
+            id=f"otp-{amount}",
+            prompt="Enter the one-time code sent to your phone.",
+        )
+    # The one-time code never arrives: that is the pitfall.
+    return f"transferred {amount} EUR"  # not run
 # --8<-- [end:tool]
 
 

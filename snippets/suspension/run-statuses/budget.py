@@ -1,6 +1,7 @@
-"""max_turns runs out while the model writes a sentence beside each tool call: the client
-style (the first argument, "openai" or "anthropic") decides the status. A second argument
-"stream" takes the result from the stream's done event instead of from run."""
+"""max_turns runs out while the model writes a sentence beside each tool
+call: the client style (the first argument, "openai" or "anthropic")
+decides the status. A second argument "stream" takes the result from the
+stream's done event instead of from run."""
 import asyncio
 import os
 import sys
@@ -31,7 +32,10 @@ async def main(style: str, mode: str) -> None:
                 result = event["result"]
     else:
         result = await client.run(prompt, toolkit)
-    print(f"[{style} {mode}] status={result.status} limit={result.limit} turns={result.turns}")
+    print(
+        f"[{style} {mode}] status={result.status} limit={result.limit}"
+        f" turns={result.turns}"
+    )
     print(f"  text={result.text!r}")
     print(f"  last message: {result.messages[-1]['role']}")
     # --8<-- [end:budget]

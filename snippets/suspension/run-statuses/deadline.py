@@ -1,5 +1,6 @@
-"""A run that outlives the client's timeout_ms budget raises RunTimeout: it returns no
-RunResult, so there is no "incomplete" status and no limit to read."""
+"""A run that outlives the client's timeout_ms budget raises RunTimeout: it
+returns no RunResult, so there is no "incomplete" status and no limit to
+read."""
 import asyncio
 import os
 import time
@@ -27,8 +28,10 @@ async def main() -> None:
     try:
         await client.run("Count the bolts.", toolkit)
     except RunTimeout as e:
-        # The message's wording differs between releases; the type is what a host catches.
-        print(f"raised {type(e).__name__}, a TimeoutError: {isinstance(e, TimeoutError)}")
+        # The message's wording differs between releases; the type is what
+        # a host catches.
+        is_timeout_error = isinstance(e, TimeoutError)
+        print(f"raised {type(e).__name__}, a TimeoutError: {is_timeout_error}")
     else:
         print("the run returned a RunResult")
     # --8<-- [end:deadline]

@@ -1,4 +1,5 @@
-"""Several suspensions in one assistant turn: answered inline, then with no wait_for.
+"""Several suspensions in one assistant turn: answered inline, then with no
+wait_for.
 
 Usage: python several.py inline | halt
 """
@@ -7,7 +8,14 @@ import json
 import os
 import sys
 
-from toolnexus import Answer, Request, create_client, create_toolkit, pending, tool
+from toolnexus import (
+    Answer,
+    Request,
+    create_client,
+    create_toolkit,
+    pending,
+    tool,
+)
 from toolnexus.client import ProviderError
 
 POSTED: list[str] = []  # what post_status really posted
@@ -18,7 +26,11 @@ POSTED: list[str] = []  # what post_status really posted
 async def deploy(service: str, ctx=None):
     """Deploy one service to production."""
     if ctx is None or ctx.answer is None:
-        return pending(kind="approval", id=f"deploy-{service}", prompt=f"Deploy {service} to production?")
+        return pending(
+            kind="approval",
+            id=f"deploy-{service}",
+            prompt=f"Deploy {service} to production?",
+        )
     return f"deployed {service}, approved by {ctx.answer.data['approver']}"
 
 
@@ -49,7 +61,9 @@ async def inline(toolkit) -> None:
 
     def wait_for(request: Request) -> Answer:
         print(f"wait_for: {request.id}")
-        return Answer(id=request.id, ok=True, data={"approver": approvers[request.id]})
+        return Answer(
+            id=request.id, ok=True, data={"approver": approvers[request.id]}
+        )
 
     result = await make_client(wait_for).run(PROMPT, toolkit)
     print(f"status: {result.status}")
@@ -65,20 +79,30 @@ async def halt(toolkit):
     result = await client.run(PROMPT, toolkit)
     print(f"status: {result.status}, pending: {result.pending.id}")
     print(f"post_status ran anyway and posted: {POSTED}")
-    calls = [c["id"] for m in result.messages if m["role"] == "assistant" for c in m.get("tool_calls") or []]
-    answered = [m["tool_call_id"] for m in result.messages if m["role"] == "tool"]
+    calls = [
+        call["id"]
+        for m in result.messages
+        if m["role"] == "assistant"
+        for call in m.get("tool_calls") or []
+    ]
+    answered = [
+        m["tool_call_id"] for m in result.messages if m["role"] == "tool"
+    ]
     print(f"assistant asked for: {calls}")
     print(f"tool messages saved: {answered}")
-    print(f"result.tool_calls: {[(c['name'], c['args']) for c in result.tool_calls]}")
+    recorded = [(c["name"], c["args"]) for c in result.tool_calls]
+    print(f"result.tool_calls: {recorded}")
     return client, result
 # --8<-- [end:halt]
 
 
 # --8<-- [start:send-back]
 async def send_back(client, toolkit, result) -> None:
-    """Send the saved transcript back with a new user turn, as a chat host would."""
+    """Send the saved transcript back with a new user turn, as a chat host
+    would."""
+    question = "Is anything still waiting on me?"
     try:
-        await client.run("Is anything still waiting on me?", toolkit, history=result.messages)
+        await client.run(question, toolkit, history=result.messages)
     except ProviderError as e:
         print(f"provider refused the transcript: HTTP {e.status}")
         print(json.loads(e.body)["error"]["message"])
@@ -86,7 +110,9 @@ async def send_back(client, toolkit, result) -> None:
 
 
 async def main(mode: str) -> None:
-    toolkit = await create_toolkit(extra_tools=[deploy, post_status], builtins=False)
+    toolkit = await create_toolkit(
+        extra_tools=[deploy, post_status], builtins=False
+    )
     if mode == "inline":
         await inline(toolkit)
     else:
