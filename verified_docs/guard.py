@@ -286,7 +286,8 @@ def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list
 # (pymdownx.tabbed), an admonition, a table. Outside it, the marker came out but the block did
 # not (it was swallowed into raw HTML, say). A kind not listed needs only its marker.
 CONTAINERS = {"example": ("class", "tabbed-set"), "evidence": ("class", "admonition"),
-              "contract": ("tag", "table"), "matrix": ("tag", "table"), "sources": ("tag", "p")}
+              "contract": ("tag", "table"), "matrix": ("tag", "table"), "sources": ("tag", "p"),
+              "diagram": ("class", "verified-diagram")}
 
 
 def built_page(site: Path, docs: Path, md: Path) -> Path | None:
