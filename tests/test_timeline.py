@@ -140,3 +140,18 @@ def test_messages_survive_the_ledger_and_the_cache_as_json() -> None:
     assert tuple(Message.from_json(json.loads(json.dumps(m.to_json()))) for m in messages) == messages
     with pytest.raises(ValueError, match=r"not a recorded message: \['client', 'model'\]"):
         Message.from_json(["client", "model"])
+
+
+def test_a_real_verified_run_records_its_story_from_the_mock_and_the_tracer(verification) -> None:
+    # The durable park of answer-later, as this session verified it: the tracer's run and tool
+    # events and the mock's request, merged by their clocks.
+    (park, _) = verification.verdicts["suspension/answer-later"]
+    question = '"Which environment should I deploy to?"'
+    assert park.story == (
+        Message("host", "client", 'run("Deploy the new build. Ask a human where it should go.")'),
+        Message("client", "model", 'user: "Deploy the new build. Ask a human where it should go."'),
+        Message("model", "client", f"call ask_human(question={question})", reply=True),
+        Message("client", "tool:ask_human", f"ask_human(question={question})"),
+        Message("tool:ask_human", "client", 'pending Request(kind="input", id="ask-fa3ca410e7")', reply=True),
+        Message("client", "host", 'pending (durable halt): Request(kind="input", id="ask-fa3ca410e7")', reply=True),
+    )

@@ -46,7 +46,6 @@ _DRAWN = r"""() => Array.from(document.querySelectorAll('div.verified-diagram'),
     numbers: svg ? svg.querySelectorAll('text.sequenceNumber').length : null,
     width: svg ? svg.getBoundingClientRect().width : 0,
     title: title ? title.textContent : null,
-    left: figure.querySelector(':scope > pre.mermaid') !== null,
     words: figure.querySelectorAll(':scope > details ol > li').length,
   };
 })"""
@@ -90,7 +89,7 @@ def test_every_diagram_is_drawn_with_its_recorded_messages(page: Page, site_page
     page.add_init_script(OPEN_SHADOWS)
     page.goto(site_page.url, wait_until="networkidle")
     # Material draws them one by one once the script is there; wait until none is left as text.
-    page.wait_for_function("() => !document.querySelector('div.verified-diagram > pre.mermaid')")
+    page.wait_for_function("() => !document.querySelector('div.verified-diagram > pre.mermaid')", timeout=60_000)
     drawn = page.evaluate(_DRAWN)
     assert len(drawn) == len(wanted), (f"{site_page}: expected {len(wanted)} diagrams "
                                        f"({', '.join(w for w, _ in wanted)}), the page has {len(drawn)}")
