@@ -85,9 +85,11 @@ def _answer(a: dict[str, Any] | None) -> str:
 
 
 def _text(value: Any) -> str:
-    if isinstance(value, list):  # content parts
-        value = "".join(p.get("text", "") for p in value if isinstance(p, dict))
-    return _value(value if isinstance(value, str) else _value(value))
+    """A message's content or a tool's output: a string quoted, content parts by their text,
+    anything else as JSON."""
+    if isinstance(value, list) and all(isinstance(p, dict) for p in value):  # content parts
+        value = "".join(str(p.get("text", "")) for p in value)
+    return _value(value)
 
 
 def _what_was_sent(body: Any) -> str:
