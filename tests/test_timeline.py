@@ -96,6 +96,13 @@ def test_a_run_without_wait_for_ends_at_the_durable_halt() -> None:
     assert participants(messages) == ("model", "client", "tool:deploy", "host")  # no wait_for took part
 
 
+def test_a_run_that_ends_without_text_says_only_its_status() -> None:
+    ended = [{"event": "run_start", "via": "stream", "prompt": "Count.", "history": None, "t": 1, "pid": 2},
+             {"event": "run_end", "status": "incomplete", "pending": None, "text": "", "t": 2, "pid": 2}]
+    assert timeline([], ended) == (Message("host", "client", 'stream("Count.")'),
+                                   Message("client", "host", "incomplete", reply=True))
+
+
 def test_wait_for_called_while_a_tool_runs_is_the_tools_call() -> None:
     # An MCP elicitation: the toolkit's wait_for is called inside the tool's execution.
     trace = [

@@ -181,10 +181,8 @@ def timeline(requests: Iterable[dict[str, Any]], trace: Iterable[dict[str, Any]]
             status = r.get("status")
             if status == "pending":
                 add(CLIENT, HOST, f"pending (durable halt): {_request(r.get('pending'))}", reply=True)
-            elif status == "done":
-                add(CLIENT, HOST, f"done: {_value(r.get('text'))}", reply=True)
-            else:
-                add(CLIENT, HOST, f"{status}: {_value(r.get('text'))}", reply=True)
+            else:  # done, incomplete (the text, when there is one, is the model's last)
+                add(CLIENT, HOST, f"{status}: {_value(r['text'])}" if r.get("text") else str(status), reply=True)
         elif event in ("tool_start", "tool_execute"):
             name = str(r.get("tool"))
             caller = CLIENT if open_runs.get(pid) else HOST
