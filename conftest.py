@@ -42,6 +42,9 @@ collect_ignore = ["tests/samples"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Every site the tests build (many in throwaway folders) serves the checkout's one copy of
+    # the bundled Mermaid script (verified_docs/vendor.py), fetched at most once.
+    os.environ.setdefault("VERIFIED_DOCS_VENDOR", str(ROOT / "build" / "vendor"))
     config.addinivalue_line("markers", "guard: checks the built site; runs after everything else")
     config.stash[EXECUTED_FENCES] = set()
     config.stash[FAILED_FENCES] = []

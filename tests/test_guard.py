@@ -28,7 +28,7 @@ def test_every_directive_of_the_docs_came_out_as_its_block(built_site: BuiltSite
     assert built_site.returncode == 0, built_site.output
     directives = [d for md in sorted((ROOT / "docs").rglob("*.md")) for d in find_directives(md.read_text(), md)]
     assert len(directives) >= 20 and {d.kind for d in directives} == {"example", "evidence", "contract", "matrix", "sources",
-                                                                  "install"}
+                                                                  "install", "diagram"}
     assert directive_problems(built_site.site, ROOT / "docs") == []
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from .golden import write_atomic
 from .runner.line_coverage import FileLines
 from .scenario import Scenario, load_scenario, remember
+from .timeline import Message
 from .verify import RunVerdict, verify_all
 
 DEFAULT_DIR = Path("build") / "cache" / "verified"
@@ -106,7 +107,8 @@ class ResultCache:
             runs = {run.name: run for run in scenario.runs}
             return [RunVerdict(scenario, runs[r["run"]], r["language"], runs[r["run"]].programs[r["language"]], (),
                                r["stdout"], r["duration_s"], own_s=r["own_s"], imports=tuple(r["imports"]),
-                               lines={f: FileLines.from_json(x) for f, x in r["lines"].items()})
+                               lines={f: FileLines.from_json(x) for f, x in r["lines"].items()},
+                               story=tuple(Message.from_json(m) for m in r["story"]))
                     for r in entry["runs"]]
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -123,7 +125,8 @@ class ResultCache:
                  "imports": {f: hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in outside},
                  "runs": [{"run": v.run.name, "language": v.language, "stdout": v.stdout,
                            "duration_s": v.duration_s, "own_s": v.own_s, "imports": list(v.imports),
-                           "lines": {f: x.to_json() for f, x in v.lines.items()}}
+                           "lines": {f: x.to_json() for f, x in v.lines.items()},
+                           "story": [m.to_json() for m in v.story]}
                           for v in verdicts]}
         write_atomic(self.folder / f"{key}.json", json.dumps(entry, indent=1) + "\n")
         return True

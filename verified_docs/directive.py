@@ -29,6 +29,11 @@ and one gives the install line, ``pip install toolnexus==<pin>`` and the Python 
 read from ``pyproject.toml`` when the page is built (see :mod:`.render.install`)::
 
     <!-- verified-install -->
+
+and one draws what a scenario's runs did, as sequence diagrams from the recorded runs (every
+run in order, or only ``run="name"``; see :mod:`.timeline`)::
+
+    <!-- verified-diagram scenario="suspension/answer-later" -->
 """
 from __future__ import annotations
 
@@ -38,13 +43,13 @@ from pathlib import Path
 
 from .errors import Location, SourceError
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract|matrix|sources|install)\b(?P<attrs>.*?)-->\s*$")
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract|matrix|sources|install|diagram)\b(?P<attrs>.*?)-->\s*$")
 _ATTR = re.compile(r'\s*(?P<key>[a-z_]+)="(?P<value>[^"]*)"')
 OUTPUT_CHOICES = ("yes", "no", "only")
 REQUIRED = {"example": ("scenario", "program", "section"), "evidence": ("scenario",), "contract": (), "matrix": (),
-            "sources": (), "install": ()}
+            "sources": (), "install": (), "diagram": ("scenario",)}
 VALID = {"example": REQUIRED["example"] + ("output", "run"), "evidence": REQUIRED["evidence"], "contract": (),
-         "matrix": (), "sources": (), "install": ()}
+         "matrix": (), "sources": (), "install": (), "diagram": ("scenario", "run")}
 # Anything that looks like one of our comments but is not a valid directive (a misspelt kind, a
 # directive sharing its line) would otherwise vanish silently from the page, so it is an error.
 _NEAR_MISS = re.compile(r"<!--\s*verified", re.IGNORECASE)
@@ -82,8 +87,10 @@ def fenced_lines(markdown: str) -> list[bool]:
 
 @dataclass(frozen=True)
 class Directive:
-    """One directive at ``where`` (the page and 1-based line). ``kind`` is ``example`` or
-    ``evidence``; ``program`` and ``section`` are empty for ``evidence``."""
+    """One directive at ``where`` (the page and 1-based line). ``kind`` is ``example``,
+    ``evidence``, ``contract``, ``matrix``, ``sources`` or ``diagram``; ``program`` and
+    ``section`` are empty for all but ``example``, ``run`` for all but ``example`` and
+    ``diagram`` (where empty means every run)."""
 
     where: Location
     indent: str

@@ -288,7 +288,7 @@ def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list
 # not (it was swallowed into raw HTML, say). A kind not listed needs only its marker.
 CONTAINERS = {"example": ("class", "vd-example"), "evidence": ("tag", "details"),
               "contract": ("tag", "table"), "matrix": ("tag", "table"), "sources": ("tag", "p"),
-              "install": ("tag", "p")}
+              "install": ("tag", "p"), "diagram": ("class", "verified-diagram")}
 
 
 def built_page(site: Path, docs: Path, md: Path) -> Path | None:

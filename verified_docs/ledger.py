@@ -19,6 +19,7 @@ from .errors import SourceError
 from .golden import write_atomic
 from .runner.line_coverage import FileLines
 from .sections import WHOLE, parse_sections, program_view
+from .timeline import Message, mermaid, title
 from .verify import RunVerdict
 
 DEFAULT_LEDGER = Path("build") / "verified-ledger.json"
@@ -45,8 +46,11 @@ class Ledger:
     to its entry: ``scenario``, ``language``, ``passed`` (every run passed), ``sha256`` of the
     file, ``sections`` (name -> fingerprint; ``"*"``, :data:`~.sections.WHOLE`, for the whole
     program as a page shows it) and ``runs`` (run name -> ``passed``, ``golden``
-    path, ``golden_sha256`` of the file, ``golden_text_sha256`` fingerprint, ``duration_s``) and
-    ``lines`` (section name, or ``"*"`` for the whole program -> ``unrun``: 1-based lines of statements that executed in none of
+    path, ``golden_sha256`` of the file, ``golden_text_sha256`` fingerprint, ``duration_s``,
+    ``story``: the run's messages as :meth:`.timeline.Message.to_json` lists, which its
+    diagram draws) and
+    ``lines`` (section name, or ``"*"`` for the whole program -> ``unrun``: 1-based lines of
+    statements that executed in none of
     the scenario's runs and carry no ``# not run`` marker; ``not_run``: marked lines, which did
     not run; ``marked_ran``: marked lines that ran after all). ``lines`` is absent for a
     language whose runner cannot measure lines."""
@@ -60,13 +64,29 @@ class Ledger:
         return {rel: entry["sha256"] for rel, entry in self.programs.items() if entry["passed"]}
 
     def verified_hashes(self) -> set[str]:
-        """SHA-256 of every section text and golden output of a passed program."""
+        """SHA-256 of every section text and golden output of a passed program, and of the
+        Mermaid text of each of its runs' diagrams (:meth:`diagram`)."""
         out: set[str] = set()
-        for entry in self.programs.values():
+        for rel, entry in self.programs.items():
             if entry["passed"]:
                 out.update(entry["sections"].values())
                 out.update(run["golden_text_sha256"] for run in entry["runs"].values())
+                out.update(fingerprint(d) for d in (self.diagram(rel, name) for name in entry["runs"]) if d)
         return out
+
+    def story(self, program: str, run: str) -> tuple[Message, ...]:
+        """The recorded messages of ``run`` of ``program`` (a path relative to the project
+        root); empty when the run recorded none. Raises ``KeyError`` for an unknown program or
+        run, ``ValueError`` for a malformed record."""
+        return tuple(Message.from_json(m) for m in self.programs[program]["runs"][run].get("story", []))
+
+    def diagram(self, program: str, run: str) -> str:
+        """The Mermaid text of ``run``'s sequence diagram (:func:`.timeline.mermaid`), drawn
+        only from what this ledger keeps; "" when the run recorded no message."""
+        messages = self.story(program, run)
+        if not messages:
+            return ""
+        return mermaid(messages, title(self.programs[program]["scenario"], run, messages), Path(program).name)
 
 
 def _fingerprints(path: Path) -> dict[str, str]:
@@ -135,6 +155,7 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
             "golden_sha256": sha256_file(golden_path) if golden_path.is_file() else None,
             "golden_text_sha256": fingerprint(golden_text),
             "duration_s": round(v.duration_s, 3),
+            "story": [m.to_json() for m in v.story],
         }
         entry["passed"] = entry["passed"] and v.passed
         entry["sections"] = _fingerprints(path) if entry["passed"] else {}

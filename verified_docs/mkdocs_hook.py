@@ -25,15 +25,19 @@ from verified_docs.directive import body_start, find_directives
 from verified_docs.edit_link import resolve_edit_uri
 from verified_docs.errors import SourceError
 from verified_docs.render.contract import render_contract
+from verified_docs.render.diagram import render_diagrams
 from verified_docs.render.evidence import render_evidence
 from verified_docs.render.install import render_install
 from verified_docs.render.matrix_table import render_matrix
 from verified_docs import matrix as matrix_mod
+from verified_docs import vendor
 from verified_docs.render.resolve import resolve
 from verified_docs.render.tabs import SOURCE_DIR, render_example
 from verified_docs.rules import RULES_FILE, coverage, load_rules, pages_by_scenario
 from verified_docs.scenario import Scenario, discover_project
 
+# Template overrides of the theme (see the files for why), searched before the theme's own.
+THEME_OVERRIDES = Path(__file__).parent / "render" / "theme"
 _state: dict[str, Any] = {}
 log = logging.getLogger("mkdocs.hooks.verified_docs")
 
@@ -48,10 +52,12 @@ def on_config(config: Any) -> Any:
         matrix_path = root / matrix_mod.MATRIX_FILE
         _state.update(root=root, scenarios=scenarios, ledger=ledger_mod.load(ledger_path),
                       docs=Path(config["docs_dir"]), coverage=None, claims=None,
-                      matrix=matrix_mod.load(matrix_path) if matrix_path.is_file() else None)
-    except (SourceError, FileNotFoundError) as e:
+                      matrix=matrix_mod.load(matrix_path) if matrix_path.is_file() else None,
+                      mermaid=vendor.ensure(vendor.MERMAID, root))
+    except (SourceError, FileNotFoundError, vendor.VendorError) as e:
         raise PluginError(str(e)) from None
     config.setdefault("extra", {})["toolnexus_version"] = _state["ledger"].toolnexus
+    config["theme"].dirs.insert(0, str(THEME_OVERRIDES))
     _snippets_from_root(config, root)
     if not config.get("edit_uri"):
         docs_dir = Path(config["docs_dir"]).resolve().relative_to(root).as_posix()
@@ -73,10 +79,18 @@ def _snippets_from_root(config: Any, root: Path) -> None:
 
 
 def on_files(files: Any, config: Any) -> Any:
-    """Publish every verified program and support file under ``verified-src/`` (as it is in the
-    project), so each tab can link to the whole runnable file. Only files the ledger vouches
+    """Publish the bundled Mermaid script (:mod:`verified_docs.vendor`), and every verified
+    program and support file under ``verified-src/`` (as it is in the project), so each tab
+    can link to the whole runnable file. Only files the ledger vouches
     for, byte for byte, are published; the guard checks the built site again."""
     root, ledger = _state["root"], _state["ledger"]
+    # Mermaid from this site's own origin (mkdocs.yml lists it first), so Material never
+    # fetches it from a CDN; its licence beside it.
+    script, licence = _state["mermaid"]
+    site_path = vendor.MERMAID.site_path
+    files.append(File.generated(config, site_path, abs_src_path=str(script)))
+    files.append(File.generated(config, f"{site_path.rsplit('/', 1)[0]}/{licence.parent.name}.LICENSE",
+                                abs_src_path=str(licence)))
     for rel, entry in sorted(ledger.programs.items()):
         path = root / rel
         if entry["passed"] and path.is_file() and ledger_mod.sha256_file(path) == entry["sha256"]:
@@ -142,6 +156,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
                     shown_runs=frozenset(run for name, run in shown if name == d.scenario))
             elif d.kind == "install":
                 lines[d.where.line - first] = render_install(d, _state["root"] / "pyproject.toml", _state["ledger"])
+            elif d.kind == "diagram":
+                lines[d.where.line - first] = render_diagrams(d, _state["scenarios"], _state["ledger"], _state["root"])
             elif d.kind == "sources":
                 lines[d.where.line - first] = claims_mod.render_sources(d, page.file.src_uri, _claims(),
                                                                         _state["titles"])

@@ -10,6 +10,8 @@ import re
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # toolnexus' generated Request ids: pnd-<hex millis>-<counter>
     (re.compile(r"\bpnd-[0-9a-f]+-\d+\b"), "pnd-<id>"),
+    # and the ids of the Requests it makes from MCP elicitations: elc-<hex millis>-<counter>
+    (re.compile(r"\belc-[0-9a-f]+-\d+\b"), "elc-<id>"),
     (re.compile(r"\bsk-mock-[0-9a-f]+\b"), "sk-mock-<key>"),
     (re.compile(r"\b(127\.0\.0\.1|localhost):\d+\b"), r"\1:<port>"),
     (re.compile(r"/tmp/verified-docs-[^/\s]+"), "<workdir>"),

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import golden, replies
+from . import golden, replies, timeline
 from .errors import Location, Problem, SourceError
 from .sections import parse_sections
 from .evidence import Observation, check_evidence, check_exit, tool_results_shown
@@ -37,7 +37,8 @@ class RunVerdict:
     are the files of modules it (or a process it started) loaded from outside the interpreter's
     own folders, as the tracer saw them at exit; ``lines`` maps the real path of each of the
     scenario's files in this language (programs and support files) to the lines coverage.py
-    saw run in this run's processes."""
+    saw run in this run's processes; ``story`` is what happened, in order, as recorded by the
+    mock model and the tracer (:func:`.timeline.timeline`), the messages its diagram draws."""
 
     scenario: Scenario
     run: Run
@@ -50,6 +51,7 @@ class RunVerdict:
     own_s: float | None = None
     imports: tuple[str, ...] = ()
     lines: dict[str, line_coverage.FileLines] = field(default_factory=dict)
+    story: tuple[timeline.Message, ...] = ()
     reply_trace: replies.ReplyTrace | None = field(default=None, compare=False)
 
     @property
@@ -282,8 +284,15 @@ def verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, *,
     return RunVerdict(scenario, run, program.language, program, tuple(problems + drift), done.stdout,
                       time.monotonic() - start, only_output_drifted=only_drift, own_s=done.own_s,
                       imports=tuple(sorted({f for e in obs.trace if e["event"] == "imports" for f in e["files"]})),
-                      lines=lines,
+                      lines=lines, story=_story(obs),
                       reply_trace=replies.reply_trace(obs.trace, tool_results_shown(obs.requests), done.stdout))
+
+
+def _story(obs: Observation) -> tuple[timeline.Message, ...]:
+    """The run's messages in order, from the mock's requests and the tracer's events."""
+    requests = [{"at": r.at, "body": r.body, "status": r.status, "reply": r.reply, "error": r.error}
+                for r in obs.requests]
+    return timeline.timeline(requests, obs.trace)
 
 
 def _own_files(scenario: Scenario, language: str) -> list[Path]:

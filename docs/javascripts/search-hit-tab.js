@@ -29,4 +29,26 @@ document$.subscribe(function () {
     if (input && !input.checked) input.click();
   };
   select(blocks[0]);
+  // Material marks only the words it can see, and may have marked the page before the tab was
+  // shown (it does when the page's sequence diagrams keep it busy first): mark them here then,
+  // as Material would, so the reader sees where the word is.
+  if (blocks[0].querySelector("mark[data-md-highlight]")) return;
+  var escaped = words.map(function (word) { return word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); });
+  var pattern = new RegExp("(" + escaped.join("|") + ")", "gi");
+  var walker = document.createTreeWalker(blocks[0], NodeFilter.SHOW_TEXT);
+  var nodes = [];
+  for (var node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+  nodes.forEach(function (text) {
+    var parts = text.textContent.split(pattern);
+    if (parts.length < 2) return;
+    var fragment = document.createDocumentFragment();
+    parts.forEach(function (part, i) {
+      if (i % 2 === 0) { if (part) fragment.appendChild(document.createTextNode(part)); return; }
+      var mark = document.createElement("mark");
+      mark.setAttribute("data-md-highlight", "");
+      mark.textContent = part;
+      fragment.appendChild(mark);
+    });
+    text.replaceWith(fragment);
+  });
 });

@@ -217,6 +217,10 @@ def visit(browser: Browser, site_url: str, screenshots: Path) -> Callable[[SiteP
         try:
             page = context.new_page()
             page.goto(site_page.url, wait_until="networkidle")
+            # A page's sequence diagrams are the last thing Material draws: once none is left as
+            # text, it has also set up the rest (copy buttons, tabs). Measured on a loaded
+            # 2-core machine, "networkidle" alone came before that on the approval gate.
+            page.wait_for_function("() => !document.querySelector('pre.mermaid')", timeout=60_000)
             facts = page.evaluate(_READ)
             sets = tuple(tab_sets(page))
             desktop = screenshots / f"{site_page.slug}-desktop.png"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -26,8 +27,10 @@ CHAT_PATH = "/v1/chat/completions"
 class RecordedRequest:
     """One request as received. ``body`` is the parsed JSON (``None`` if it was not JSON);
     ``step`` is the 0-based script position it consumed, or ``None`` if it consumed none;
-    ``status`` is the HTTP status sent back; ``error`` the reason when it was not 200. A
-    request to :data:`~.anthropic.MESSAGES_PATH` is recorded with ``body`` translated to the
+    ``status`` is the HTTP status sent back; ``error`` the reason when it was not 200;
+    ``reply`` the assistant message sent back (200 only); ``at`` when it arrived, in
+    ``time.monotonic_ns()`` (the clock the tracer stamps events with, so both merge in order).
+    A request to :data:`~.anthropic.MESSAGES_PATH` is recorded with ``body`` translated to the
     chat-completions shape (:func:`.anthropic.to_chat`), so evidence reads both alike."""
 
     index: int
@@ -36,6 +39,8 @@ class RecordedRequest:
     status: int
     step: int | None
     error: str | None = None
+    reply: dict[str, Any] | None = None
+    at: int = 0
 
 
 class MockModel:
@@ -93,6 +98,7 @@ class MockModel:
     def answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, Any] | list[dict[str, Any]]]:
         """Decide the HTTP status and body for one request, and record it. The body is a JSON
         object, or for a ``stream: true`` request the list of chunks to send as server-sent events."""
+        at = time.monotonic_ns()
         with self._lock:
             index = len(self.requests)
             try:
@@ -124,7 +130,7 @@ class MockModel:
                 return self._unexpected_request(index, path, body, self._position, made)
             self._position += 1
             self._calls_made += len(made.message.get("tool_calls") or [])
-            self.requests.append(RecordedRequest(index, path, body, 200, self._position - 1))
+            self.requests.append(RecordedRequest(index, path, body, 200, self._position - 1, reply=made.message, at=at))
             completion = _completion(index, body, made)
             if messages_api:
                 return 200, anthropic.to_message(completion)
@@ -133,7 +139,8 @@ class MockModel:
             return 200, completion
 
     def _refuse(self, index: int, path: str, body: Any, rejection: ProviderRejection) -> tuple[int, dict[str, Any]]:
-        self.requests.append(RecordedRequest(index, path, body, rejection.status, None, rejection.message))
+        self.requests.append(RecordedRequest(index, path, body, rejection.status, None, rejection.message,
+                                             at=time.monotonic_ns()))
         if path.rstrip("/") == anthropic.MESSAGES_PATH:
             return rejection.status, anthropic.error_body(rejection.message, rejection.status)
         return rejection.status, rejection.body()

@@ -20,6 +20,13 @@ def code(value: Any) -> str:
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
+def plain(text: str) -> str:
+    """``text`` with the punctuation Python-Markdown lets a backslash escape escaped, and ``<``
+    and ``&`` as entities, so it reads as written (``ask_human`` stays one word)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;")
+    return re.sub(r"([\\`*_{}\[\]()#+!])", r"\\\1", text)
+
+
 def indent_block(text: str, indent: str) -> str:
     """``text`` without surrounding blank lines, each non-blank line prefixed with ``indent``."""
     lines = text.strip("\n").splitlines()
@@ -38,6 +45,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["code"] = code
+    env.filters["plain"] = plain
     # Every template puts marker(directive) on an element inside the block it renders, so the
     # guard can check in the HTML that each directive came out as that block.
     env.globals["marker"] = marker

@@ -6,7 +6,12 @@ are wrapped so that every tool execution, every ``wait_for`` call and every run'
 is appended to the trace as one JSON line. Nothing is replaced: each wrapper calls the real
 method and returns its result unchanged.
 
-Events (SPEC §10 vocabulary):
+Events (SPEC §10 vocabulary); each also carries ``t`` (``time.monotonic_ns()``, one clock for
+every process of the machine, so events merge in order with the mock model's requests) and
+``pid`` (a snippet may start processes of its own that trace too):
+  {"event": "run_start", "via": "run"|"stream", "prompt", "history": int|None}  (a run begins;
+   history: the messages passed in, None for stream, which may load them from its store)
+  {"event": "tool_start", "tool", "args"}                 (before a tool executes)
   {"event": "tool_execute", "tool", "args", "answer": Answer|None, "answer_data_read": bool,
    "output", "is_error", "pending": Request|None}
   {"event": "wait_for", "request": Request}              (before the host's callback runs)
@@ -25,6 +30,7 @@ import inspect
 import json
 import os
 import sys
+import time
 
 _TRACE = os.environ.get("VERIFIED_DOCS_TRACE")
 
@@ -84,8 +90,18 @@ def _plain(value):
 
 
 def _emit(event: dict) -> None:
+    event = {**event, "t": time.monotonic_ns(), "pid": os.getpid()}
     with open(_TRACE, "a", encoding="utf-8") as f:
         f.write(json.dumps(event, default=_plain) + "\n")
+
+
+def _prompt_text(prompt) -> str:
+    """A run's prompt as text: a string as it is, content parts by their text."""
+    if isinstance(prompt, str):
+        return prompt
+    if isinstance(prompt, list):
+        return " ".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in prompt)
+    return repr(prompt)
 
 
 class _ReadRecordingDict(dict):
@@ -149,6 +165,8 @@ def _patch_toolkit(module) -> None:
             watched = _ReadRecordingDict(data)
             answer = dataclasses.replace(answer, data=data)
             ctx = dataclasses.replace(ctx, answer=dataclasses.replace(answer, data=watched))
+        # Before the tool runs: what it does meanwhile (an MCP elicitation's wait_for) comes after.
+        _emit({"event": "tool_start", "tool": name, "args": args or {}})
         result = await real(self, name, args, ctx)
         meta = result.metadata or {}
         _emit({"event": "tool_execute", "tool": name, "args": args or {},
@@ -200,8 +218,10 @@ def _patch_client(module) -> None:
     real_run = cls.run
 
     @functools.wraps(real_run)
-    async def run(self, *args, **kwargs):
-        result = await real_run(self, *args, **kwargs)
+    async def run(self, prompt, *args, **kwargs):
+        history = kwargs.get("history", args[1] if len(args) > 1 else None)
+        _emit({"event": "run_start", "via": "run", "prompt": _prompt_text(prompt), "history": len(history or [])})
+        result = await real_run(self, prompt, *args, **kwargs)
         _emit({"event": "run_end", "status": result.status, "pending": result.pending, "text": result.text})
         return result
 
@@ -209,8 +229,9 @@ def _patch_client(module) -> None:
     real_stream = cls.stream
 
     @functools.wraps(real_stream)
-    async def stream(self, *args, **kwargs):
-        async for event in real_stream(self, *args, **kwargs):
+    async def stream(self, prompt, *args, **kwargs):
+        _emit({"event": "run_start", "via": "stream", "prompt": _prompt_text(prompt), "history": None})
+        async for event in real_stream(self, prompt, *args, **kwargs):
             if event.get("type") == "pending":
                 _emit({"event": "stream_pending", "request": event.get("request")})
             elif event.get("type") == "done":

@@ -1,0 +1,94 @@
+"""Render a ``verified-diagram`` directive: a sequence diagram of each run, drawn from the run
+as the ledger recorded it in this build, with the same messages as an ordered list (the
+diagram's text alternative, in a collapsed block of its caption).
+
+The Mermaid text comes from :meth:`~verified_docs.ledger.Ledger.diagram`, so it is exactly
+what the guard accepts; Material's Mermaid integration draws it in the browser from the
+bundled script (:mod:`verified_docs.vendor`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..directive import Directive
+from ..errors import Problem, SourceError
+from ..ledger import Ledger, sha256_file
+from ..runner.languages import LANGUAGES
+from ..scenario import Scenario
+from ..timeline import steps_in_words
+from .templating import render
+
+
+@dataclass(frozen=True)
+class RunDiagram:
+    """One run's picture: ``run`` and ``program`` (file name) name it, ``language`` is the
+    language's display name, ``mermaid`` the diagram's text ("" when the run recorded no
+    message: nothing to draw), ``steps`` the same messages in words, in order, as (who to
+    whom, what) pairs."""
+
+    run: str
+    program: str
+    language: str
+    mermaid: str
+    steps: tuple[tuple[str, str], ...]
+
+    @property
+    def fence(self) -> str:
+        """A backtick run longer than any in the diagram (Mermaid text escapes them anyway)."""
+        longest = max((len(r) for r in re.findall(r"`+", self.mermaid)), default=0)
+        return "`" * max(3, longest + 1)
+
+
+def resolve_diagrams(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger,
+                     root: Path) -> tuple[RunDiagram, ...]:
+    """The diagrams ``directive`` asks for: every run of its scenario in order (or only
+    ``run``), each language in :data:`LANGUAGES` order.
+
+    Raises :class:`SourceError` at the directive for an unknown scenario or run (listing the
+    valid names), for a program the ledger does not show passing in this build with this exact
+    content, and when none of the runs recorded a message (a page would show no picture).
+    """
+    where = directive.where
+    scenario = scenarios.get(directive.scenario)
+    if scenario is None:
+        raise SourceError(Problem(where, f"unknown scenario '{directive.scenario}'",
+                                  (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",)))
+    runs = scenario.runs
+    if directive.run:
+        runs = tuple(r for r in scenario.runs if r.name == directive.run)
+        if not runs:
+            raise SourceError(Problem(where, f"scenario '{scenario.name}' has no run '{directive.run}'",
+                                      (f"valid runs: {', '.join(r.name for r in scenario.runs)}",)))
+    out = []
+    for run in runs:
+        for lang in (x for x in LANGUAGES if x in run.programs):
+            program = run.programs[lang]
+            rel = program.path.resolve().relative_to(root.resolve()).as_posix()
+            entry = ledger.programs.get(rel)
+            if entry is None or not entry["passed"] or run.name not in entry["runs"]:
+                state = "did not pass" if entry else "was not verified"
+                raise SourceError(Problem(where, f"{rel} {state} in this build; the page cannot draw its run "
+                                                 f"'{run.name}'", ("run `nox -s docs`, which verifies every example "
+                                                                   "before building",)))
+            if entry["sha256"] != sha256_file(program.path):
+                raise SourceError(Problem(where, f"{rel} changed after it was verified; its diagram would draw "
+                                                 "an earlier program", ("run `nox -s docs` again",)))
+            messages = ledger.story(rel, run.name)
+            out.append(RunDiagram(run.name, program.path.name, LANGUAGES[lang].display, ledger.diagram(rel, run.name),
+                                  steps_in_words(messages, program.path.name)))
+    if not any(d.mermaid for d in out):
+        raise SourceError(Problem(where, f"no run of '{scenario.name}' sent the model a request or called "
+                                         "toolnexus (a run, a tool, wait_for): there is nothing to draw",
+                                  ("remove the directive, or name a scenario whose runs talk to the model",)))
+    return tuple(out)
+
+
+def render_diagrams(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger, root: Path) -> str:
+    """Markdown for ``directive``: a figure per run with a message (Mermaid fence, caption,
+    the steps in words), a sentence for each run without one; indented like the directive."""
+    diagrams = resolve_diagrams(directive, scenarios, ledger, root)
+    languages = {d.language for d in diagrams}
+    return render("diagram.md.j2", directive.indent, directive=directive, diagrams=diagrams,
+                  several_languages=len(languages) > 1)
