@@ -36,8 +36,6 @@ from verified_docs.render.tabs import SOURCE_DIR, render_example
 from verified_docs.rules import RULES_FILE, coverage, load_rules, pages_by_scenario
 from verified_docs.scenario import Scenario, discover_project
 
-# Template overrides of the theme (see the files for why), searched before the theme's own.
-THEME_OVERRIDES = Path(__file__).parent / "render" / "theme"
 _state: dict[str, Any] = {}
 log = logging.getLogger("mkdocs.hooks.verified_docs")
 
@@ -56,8 +54,6 @@ def on_config(config: Any) -> Any:
                       mermaid=vendor.ensure(vendor.MERMAID, root))
     except (SourceError, FileNotFoundError, vendor.VendorError) as e:
         raise PluginError(str(e)) from None
-    config.setdefault("extra", {})["toolnexus_version"] = _state["ledger"].toolnexus
-    config["theme"].dirs.insert(0, str(THEME_OVERRIDES))
     _snippets_from_root(config, root)
     if not config.get("edit_uri"):
         docs_dir = Path(config["docs_dir"]).resolve().relative_to(root).as_posix()
