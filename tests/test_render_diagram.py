@@ -22,14 +22,17 @@ PARK = [Message("host", "client", 'run("Deploy.")'), Message("client", "host", "
 
 
 def ledger(stories: dict[str, list[Message]], passed: bool = True) -> Ledger:
-    """A ledger holding answer-later's two programs as verified now, with these stories by run."""
-    programs = {}
-    for run, program in (("park", "park.py"), ("resume", "resume.py")):
-        path = SNIPPETS / "suspension/answer-later" / program
-        programs[path.relative_to(ROOT).as_posix()] = {
-            "scenario": "suspension/answer-later", "language": "python", "passed": passed,
-            "sha256": sha256_file(path), "sections": {},
-            "runs": {run: {"passed": passed, "golden_text_sha256": "", "story": [m.to_json() for m in stories.get(run, [])]}}}
+    """A ledger holding answer-later's programs as verified now, each with its runs, with these
+    stories by run (a run without one recorded no message)."""
+    scenario = load_scenario(SNIPPETS / "suspension/answer-later", SNIPPETS)
+    programs: dict[str, dict] = {}
+    for run in scenario.runs:
+        path = run.programs["python"].path
+        entry = programs.setdefault(path.relative_to(ROOT).as_posix(), {
+            "scenario": scenario.name, "language": "python", "passed": passed,
+            "sha256": sha256_file(path), "sections": {}, "runs": {}})
+        entry["runs"][run.name] = {"passed": passed, "golden_text_sha256": "",
+                                   "story": [m.to_json() for m in stories.get(run.name, [])]}
     return Ledger("0.21.0", "3.11", programs)
 
 
@@ -51,7 +54,7 @@ def test_each_run_with_messages_is_a_figure_and_the_rest_a_sentence() -> None:
     assert 'Run `park` of `park.py`, as it ran in this build: 2 messages' in out
     assert ('Run `resume` of `resume.py` sent the model no request and called no toolnexus run, tool or '
             '`wait_for`: nothing to draw.<span data-vd-directive="diagram-3"></span>') in out
-    assert out.count('data-vd-directive="diagram-3"') == 2
+    assert out.count('data-vd-directive="diagram-3"') == 4  # park's figure, a sentence for each other run
 
 
 def test_run_picks_one_run_and_an_unknown_one_lists_the_valid_ones() -> None:
@@ -60,7 +63,7 @@ def test_run_picks_one_run_and_an_unknown_one_lists_the_valid_ones() -> None:
     with pytest.raises(SourceError) as e:
         render('<!-- verified-diagram scenario="suspension/answer-later" run="later" -->', {"park": PARK})
     assert str(e.value) == ("docs/page.md:3: scenario 'suspension/answer-later' has no run 'later'\n"
-                            "    valid runs: park, resume")
+                            "    valid runs: park, resume-rephrased, resume, client-api")
 
 
 def test_a_run_the_ledger_does_not_show_passing_is_refused() -> None:

@@ -152,7 +152,7 @@ def test_messages_survive_the_ledger_and_the_cache_as_json() -> None:
 def test_a_real_verified_run_records_its_story_from_the_mock_and_the_tracer(verification) -> None:
     # The durable park of answer-later, as this session verified it: the tracer's run and tool
     # events and the mock's request, merged by their clocks.
-    (park, _) = verification.verdicts["suspension/answer-later"]
+    park = verification.verdicts["suspension/answer-later"][0]
     question = '"Which environment should I deploy to?"'
     assert park.story == (
         Message("host", "client", 'run("Deploy the new build. Ask a human where it should go.")'),

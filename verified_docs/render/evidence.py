@@ -136,4 +136,5 @@ def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger
         since = matrix.since_sentence(scenario.name)
     checks = sum(len(r.lines) for r in runs)
     return render("evidence.md.j2", directive.indent, directive=directive, scenario=scenario, runs=runs, since=since,
-                  anchor=evidence_anchor(scenario.name), checks=checks)
+                  anchor=evidence_anchor(scenario.name), checks=checks,
+                  served_run=next((r.name for r in scenario.runs if r.steps), None))
