@@ -207,6 +207,31 @@ def test_claims_in_code_are_text_and_plain_comments_are_left_alone() -> None:
     assert claims.parse_claims(md, Path("docs/page.md")) == []
 
 
+def test_a_code_span_across_two_lines_does_not_hide_a_claim_after_it() -> None:
+    # Markdown lets `...` open on one line and close on the next; the claim after it is text.
+    md = f"The model is shown `declined: Delete branch\nfeature-x?` as the result, and `x` too.{BALANCED}\n"
+    (claim,) = claims.parse_claims(md, Path("docs/page.md"))
+    assert (claim.where.line, claim.quote) == (2, "is unbalanced")
+    # A claim inside such a span is still code.
+    inside = f"Write `a claim\nlike{BALANCED}` after it.\n"
+    assert claims.parse_claims(inside, Path("docs/page.md")) == []
+
+
+def test_a_claim_comment_in_a_built_page_fails_the_guard(tmp_path: Path) -> None:
+    from verified_docs.guard import unrendered_claims
+
+    docs, site = tmp_path / "docs", tmp_path / "site"
+    docs.mkdir()
+    (docs / "page.md").write_text(f"# Page\n\nUnbalanced.{BALANCED}\n")
+    (site / "page").mkdir(parents=True)
+    (site / "page" / "index.html").write_text(f"<p>Unbalanced.{BALANCED}</p>")
+    (problem,) = unrendered_claims(site, docs)
+    assert str(problem.where) == f"{docs / 'page.md'}:3"
+    assert problem.what.startswith("a claim came out of page/index.html unrendered: no link")
+    (site / "page" / "index.html").write_text('<p>Unbalanced.<sup><a href="#x">✓</a></sup></p>')
+    assert unrendered_claims(site, docs) == []
+
+
 def test_claim_syntax_does_not_collide_with_directives() -> None:
     md = f"Unbalanced.{BALANCED}\n"
     assert find_directives(md, Path("docs/page.md")) == []

@@ -55,7 +55,6 @@ ATTRIBUTES = ("evidence", "value", "contains", "since", "quote")
 _KIND_ATTRIBUTES = {"scenario": ("value", "contains"), "matrix": ("since",), "source": ("contains",)}
 EVIDENCE_KEYS = tuple(f.name for f in fields(Expect) if f.name not in ("where", "lines"))
 _SOURCE_FILE = re.compile(r"toolnexus(/[A-Za-z_][A-Za-z0-9_]*)+\.py")
-_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
 # A line that opens a block (list item, heading, table row, admonition, tab, directive) ends
 # the paragraph before it, so a claim's words are looked for in its own item or row.
 _BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|\||!!!|\?\?\?|===|<!--)")
@@ -149,9 +148,42 @@ def installed_toolnexus() -> tuple[Path, str]:
     return Path(list(spec.submodule_search_locations)[0]), version("toolnexus")
 
 
-def _mask_code(line: str) -> str:
-    """``line`` with inline code spans blanked (same length), so a claim shown as code is text."""
-    return _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
+_CODE_SPAN_ACROSS = re.compile(r"(`+)([\s\S]+?)(?<!`)\1(?!`)")
+_CLAIM_COMMENT = re.compile(r"<!--\s*claim\b.*?-->")
+
+
+def masked_lines(markdown: str) -> list[str]:
+    """Each line of ``markdown`` with inline code blanked (same length), code spans found per
+    paragraph: a span may open on one line and close on the next, as Markdown allows, and a
+    claim after it on the second line is still text (masking line by line paired the closing
+    backtick with a later one and hid the claim). Fenced lines come back as they are. While
+    spans are looked for, claim comments count as plain text: their attributes may hold
+    backticks."""
+    lines = markdown.splitlines()
+    out = list(lines)
+    group: list[int] = []
+
+    def flush() -> None:
+        if not group:
+            return
+        text = "\n".join(lines[i] for i in group)
+        hidden = _CLAIM_COMMENT.sub(lambda m: "\0" * len(m.group(0)), text)
+        chars = list(text)
+        for m in _CODE_SPAN_ACROSS.finditer(hidden):
+            for k in range(m.start(), m.end()):
+                if chars[k] != "\n":
+                    chars[k] = " "
+        for i, masked in zip(group, "".join(chars).split("\n")):
+            out[i] = masked
+        group.clear()
+
+    for i, (line, fenced) in enumerate(zip(lines, fenced_lines(markdown))):
+        if fenced or not line.strip() or _BLOCK_START.match(line):
+            flush()
+        if not fenced and line.strip():
+            group.append(i)
+    flush()
+    return out
 
 
 def _attributes(rest: str) -> tuple[dict[str, str], str | None]:
@@ -214,12 +246,13 @@ def _parse(markdown: str, page: Path) -> tuple[Claim, ...]:
     problems: list[Problem] = []
     paragraph: list[str] = []
     previous = ""  # the sentence of the paragraph's previous claim
+    masked_page = masked_lines(markdown)
     for number, (line, fenced) in enumerate(zip(markdown.splitlines(), fenced_lines(markdown)), start=1):
         if fenced or not line.strip() or _BLOCK_START.match(line):
             paragraph, previous = [], ""
         if fenced:
             continue
-        masked, pos = _mask_code(line), 0
+        masked, pos = masked_page[number - 1], 0
         for m in OPENING.finditer(masked):
             if m.start() < pos:
                 continue  # inside the previous claim's comment
@@ -506,8 +539,8 @@ def leftover_claims(rendered: str, page: Path, source: str) -> list[Problem]:
     code, at its line in ``source`` (the page as written) when it is found there."""
     source_lines = source.splitlines()
     problems = []
-    for line, fenced in zip(rendered.splitlines(), fenced_lines(rendered)):
-        if fenced or not OPENING.search(_mask_code(line)):
+    for line, masked, fenced in zip(rendered.splitlines(), masked_lines(rendered), fenced_lines(rendered)):
+        if fenced or not OPENING.search(masked):
             continue
         number = next((i for i, s in enumerate(source_lines, start=1) if s == line), 0)
         problems.append(Problem(Location(Path(page), number), "a claim was left in the page unrendered",

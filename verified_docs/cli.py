@@ -205,7 +205,7 @@ def _mutate(args: argparse.Namespace) -> int:
 
 
 def _guard(args: argparse.Namespace) -> int:
-    from .guard import check_site, directive_problems, load_executed, published_source_problems  # the docs extra
+    from .guard import check_site, directive_problems, load_executed, published_source_problems, unrendered_claims  # the docs extra
 
     root = args.root.resolve()
     try:
@@ -216,6 +216,7 @@ def _guard(args: argparse.Namespace) -> int:
     problems, checked = check_site(args.site, root / "docs", ledger.verified_hashes(), load_executed(args.fences))
     problems += published_source_problems(args.site, ledger.passed_files())
     problems += directive_problems(args.site, root / "docs")
+    problems += unrendered_claims(args.site, root / "docs")
     for p in problems:
         print(p, file=sys.stderr)
     if checked == 0:

@@ -268,6 +268,26 @@ def check_site(site: Path, docs: Path, verified: set[str], executed: set[tuple[s
     return problems + duplicate_tab_labels(site) + linked_label_problems(site, language_labels), len(blocks)
 
 
+def unrendered_claims(site: Path, docs: Path) -> list[Problem]:
+    """A problem for every claim comment left in a built page: the renderer took it for code (or
+    never ran), so the sentence shows no link and its evidence was never checked. At the
+    Markdown line that holds it when found there, else at the built page."""
+    problems = []
+    for page in sorted(Path(docs).rglob("*.md")):
+        built = built_page(Path(site), Path(docs), page)
+        if built is None:
+            continue
+        left = re.findall(r"<!--\s*claim\b.*?-->", built.read_text(encoding="utf-8"), re.S)
+        source = page.read_text(encoding="utf-8").splitlines()
+        for comment in left:
+            line = next((n for n, text in enumerate(source, start=1) if comment in text), None)
+            problems.append(Problem(Location(page, line) if line else Location(built),
+                                    f"a claim came out of {built.relative_to(site).as_posix()} unrendered: no link, "
+                                    "and its evidence was not checked (inside a code span the renderer saw?)",
+                                    (comment[:200],)))
+    return problems
+
+
 def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list[Problem]:
     """Every file under the site's ``verified-src/`` (the "whole program" downloads) must be a
     program or support file that passed, byte for byte: ``passed_sha256`` maps its path

@@ -264,12 +264,13 @@ def build_site(root: Path, site_dir: Path) -> None:
 def guard(root: Path, site_dir: Path) -> None:
     """Fail when a code block of the built site did not run in this build, or a directive of
     ``docs/`` did not come out as its block."""
-    from .guard import check_site, directive_problems, load_executed, published_source_problems
+    from .guard import check_site, directive_problems, load_executed, published_source_problems, unrendered_claims
 
     ledger = ledger_mod.load(root / ledger_mod.DEFAULT_LEDGER)
     problems, checked = check_site(site_dir, root / "docs", ledger.verified_hashes(), load_executed(root / FENCES))
     problems += published_source_problems(site_dir, ledger.passed_files())
     problems += directive_problems(site_dir, root / "docs")
+    problems += unrendered_claims(site_dir, root / "docs")
     for p in problems:
         print(p, file=sys.stderr)
     print(f"guard: {checked} code blocks checked, {len(problems)} problem(s)")
