@@ -37,3 +37,16 @@ def test_a_run_whose_output_the_page_shows_does_not_repeat_its_lines() -> None:
     n = len(park.stdout_contains)
     assert f"It printed the output shown on this page, {n} named line{'s' if n != 1 else ''} included." in folded
     assert len(folded) == len(listed) - len(printed) + 1
+
+
+def test_the_reader_is_told_each_runs_command_line_and_the_files_to_keep_together() -> None:
+    from verified_docs.render.evidence import reader_runs, scenario_files
+
+    scenario = load_scenario(SNIPPETS / "suspension/answer-later", SNIPPETS)
+    assert reader_runs(scenario) == (
+        ("park", "python park.py"),
+        ("resume-rephrased", "python resume.py ask-fa3ca410e7 staging"),
+        ("resume", "python resume.py ask-fa3ca410e7 staging"),
+        ("client-api", "python client_api.py"),
+    )
+    assert scenario_files(scenario) == ("client_api.py", "park.py", "resume.py")

@@ -39,7 +39,7 @@ def test_try_prints_the_pages_output_byte_for_byte(args: list[str], goldens: lis
     assert done.stdout == b"".join(g.read_bytes() for g in goldens)
     for golden in goldens:
         rel = golden.relative_to(ROOT).as_posix()
-        assert f"try: the same bytes as {rel}, the output on the page\n" in err
+        assert f"try: the same bytes as {rel}, its golden output (what a page shows of this run)\n" in err
 
 
 def test_try_with_a_run_says_which_runs_went_first() -> None:

@@ -149,7 +149,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
             elif d.kind == "evidence":
                 lines[d.where.line - first] = render_evidence(
                     d, _state["scenarios"], _state["ledger"], _state["root"], _state["matrix"],
-                    shown_runs=frozenset(run for name, run in shown if name == d.scenario))
+                    shown_runs=frozenset(run for name, run in shown if name == d.scenario),
+                    page_src_uri=page.file.src_uri)
             elif d.kind == "install":
                 lines[d.where.line - first] = render_install(d, _state["root"] / "pyproject.toml", _state["ledger"])
             elif d.kind == "diagram":

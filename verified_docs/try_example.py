@@ -111,11 +111,11 @@ def run_example(choice: Choice, root: Path, out: BinaryIO, err: TextIO) -> int:
 
 def _golden_note(golden: Path, stdout: str, root: Path) -> str:
     if golden.read_bytes() == stdout.encode("utf-8"):
-        return f"the same bytes as {_rel(golden, root)}, the output on the page"
+        return f"the same bytes as {_rel(golden, root)}, its golden output (what a page shows of this run)"
     # It passed, so the outputs are equal once generated ids, ports, keys and durations are
     # set aside (verified_docs.normalise); the page shows the build's values.
-    return (f"the same as {_rel(golden, root)}, the output on the page, except for generated ids, ports "
-            "or durations, which differ on every run")
+    return (f"the same as {_rel(golden, root)}, its golden output (what a page shows of this run), "
+            "except for generated ids, ports or durations, which differ on every run")
 
 
 def serve(choice: Choice, root: Path, out: TextIO, err: TextIO, *, port: int = 0,

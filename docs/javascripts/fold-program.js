@@ -23,6 +23,9 @@ document$.subscribe(function () {
       }
     });
     if (outside === 0) return;  // the section is the whole program
+    // Say at the top that lines are folded above (drawn by the stylesheet, never copied).
+    var above = Math.min(range[0] - 1, lines.length);
+    if (above > 0) code.parentElement.setAttribute("data-vd-above", above + (above === 1 ? " line" : " lines"));
     var title = block.querySelector(".filename");
     var file = title ? title.textContent.split(" · ").pop() : "the program";
     var button = document.createElement("button");

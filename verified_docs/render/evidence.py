@@ -7,6 +7,8 @@ run (:mod:`..anchors`), which the claims on a page link to.
 from __future__ import annotations
 
 import json
+import posixpath
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -109,10 +111,13 @@ def sentences(e: Expect, output_shown: bool = False) -> tuple[str, ...]:
 
 
 def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger, root: Path,
-                    matrix: Matrix | None = None, shown_runs: frozenset[str] = frozenset()) -> str:
+                    matrix: Matrix | None = None, shown_runs: frozenset[str] = frozenset(),
+                    page_src_uri: str = "page.md") -> str:
     """Markdown for a collapsed admonition listing the evidence of ``directive.scenario``, its
     summary counting the checks that held. ``shown_runs`` are the runs whose output the page
-    shows, whose printed lines are then not listed again.
+    shows, whose printed lines are then not listed again. Under the box, a note tells a reader
+    how to run the example offline (each run's command line, the files to keep together, a link
+    to the home page's quick start, relative to ``page_src_uri``, the page below ``docs/``).
 
     Raises :class:`SourceError` at the directive for an unknown scenario, or one whose runs did
     not all pass in this build.
@@ -136,5 +141,25 @@ def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger
         since = matrix.since_sentence(scenario.name)
     checks = sum(len(r.lines) for r in runs)
     return render("evidence.md.j2", directive.indent, directive=directive, scenario=scenario, runs=runs, since=since,
-                  anchor=evidence_anchor(scenario.name), checks=checks,
-                  served_run=next((r.name for r in scenario.runs if r.steps), None))
+                  anchor=evidence_anchor(scenario.name), checks=checks, reader=reader_runs(scenario),
+                  has_model=any(r.steps for r in scenario.runs), files=scenario_files(scenario),
+                  # A site without a home page (a test project, say) has no quick start to link.
+                  quick_start=(posixpath.relpath("index.md", posixpath.dirname(page_src_uri)) + "#quick-start"
+                               if (root / "docs" / "index.md").is_file() else None))
+
+
+def reader_runs(scenario: Scenario) -> tuple[tuple[str, str], ...]:
+    """(run name, the command line a reader types to run that run's program as the build did),
+    in run order: ``("resume", "python resume.py ask-fa3ca410e7 staging")``."""
+    out = []
+    for run in scenario.runs:
+        for program in run.programs.values():
+            out.append((run.name, " ".join(["python", program.path.name, *(shlex.quote(a) for a in run.args)])))
+    return tuple(out)
+
+
+def scenario_files(scenario: Scenario) -> tuple[str, ...]:
+    """The file names a reader's copy needs side by side: every program and support file."""
+    names = {p.path.name for run in scenario.runs for p in run.programs.values()}
+    names |= {p.path.name for p in scenario.support}
+    return tuple(sorted(names))
