@@ -118,6 +118,17 @@ def test_claim_whose_evidence_was_removed_from_the_scenario_points_at_nothing(ve
         "wait_for_calls, sequence, run_statuses, stdout_contains")
 
 
+def test_claim_checked_against_an_expect_edited_after_verification(verified, project: Path) -> None:
+    # Editing scenario.yaml to agree with the page does not make it evidence: it was not verified.
+    body = ('The halted transcript is balanced.<!-- claim evidence="suspension/several-suspensions#halt.'
+            'transcript_balanced" value="true" quote="transcript is balanced" -->\n')
+    yaml = project / "snippets" / NAME / "scenario.yaml"
+    yaml.write_text(yaml.read_text().replace("      transcript_balanced: false\n", "      transcript_balanced: true\n"))
+    assert failure(project, verified[1], body) == (
+        f"{page_path(project)}:1: claim: suspension/several-suspensions#halt.transcript_balanced: "
+        f"{NAME}/scenario.yaml changed after it was verified, so its evidence was not checked; verify it again")
+
+
 def test_claim_edited_to_say_the_opposite_of_its_evidence(verified, project: Path) -> None:
     # The sentence and the claim both say "balanced": the quote holds, the evidence does not.
     body = ('The halted transcript is balanced.<!-- claim evidence="suspension/several-suspensions#halt.'

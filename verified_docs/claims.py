@@ -396,6 +396,9 @@ def _check_scenario(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
                                   "so it backs no sentence")
         if not program.path.is_file() or sha256_file(program.path) != entry["sha256"]:
             return Problem(where, f"claim: {claim.evidence}: {rel} changed after it was verified; verify it again")
+        if entry.get("scenario_sha256") != sha256_file(scenario.folder / "scenario.yaml"):
+            return Problem(where, f"claim: {claim.evidence}: {scenario.name}/scenario.yaml changed after it was "
+                                  "verified, so its evidence was not checked; verify it again")
     head = f"claim: {claim.evidence}:"
     if claim.value is not None:
         try:

@@ -44,7 +44,7 @@ def sha256_file(path: Path) -> str:
 class Ledger:
     """Parsed ledger. ``programs`` maps a program path (posix, relative to the project root)
     to its entry: ``scenario``, ``language``, ``passed`` (every run passed), ``sha256`` of the
-    file, ``sections`` (name -> fingerprint; ``"*"``, :data:`~.sections.WHOLE`, for the whole
+    file, ``scenario_sha256`` of the ``scenario.yaml`` its runs were checked against, ``sections`` (name -> fingerprint; ``"*"``, :data:`~.sections.WHOLE`, for the whole
     program as a page shows it) and ``runs`` (run name -> ``passed``, ``golden``
     path, ``golden_sha256`` of the file, ``golden_text_sha256`` fingerprint, ``duration_s``,
     ``story``: the run's messages as :meth:`.timeline.Message.to_json` lists, which its
@@ -144,6 +144,9 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
             "language": v.language,
             "passed": True,
             "sha256": sha256_file(path),
+            # What the evidence was checked against: pages that state it (evidence boxes,
+            # claims) refuse a scenario.yaml edited after this verification.
+            "scenario_sha256": sha256_file(v.scenario.folder / "scenario.yaml"),
             "sections": {},
             "runs": {},
         })

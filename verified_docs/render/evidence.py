@@ -16,7 +16,7 @@ from typing import Any
 from ..anchors import evidence_anchor
 from ..directive import Directive
 from ..errors import Problem, SourceError
-from ..ledger import Ledger
+from ..ledger import Ledger, sha256_file
 from ..matrix import Matrix
 from ..scenario import Expect, Scenario
 from .templating import code, render
@@ -133,6 +133,10 @@ def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger
             entry = ledger.programs.get(rel)
             if entry is None or not entry["passed"]:
                 raise SourceError(Problem(directive.where, f"{rel} did not pass in this build; its evidence cannot be shown"))
+            if entry.get("scenario_sha256") != sha256_file(scenario.folder / "scenario.yaml"):
+                raise SourceError(Problem(directive.where, f"{scenario.name}/scenario.yaml changed after it was "
+                                                           "verified; its evidence cannot be shown",
+                                          ("run `nox -s docs`, which verifies every example before building",)))
         names = ", ".join(sorted({p.path.name for p in run.programs.values()}))
         runs.append(RunEvidence(f"{run.name} ({names})", run.args, sentences(run.expect, run.name in shown_runs),
                                 evidence_anchor(scenario.name, run.name)))
