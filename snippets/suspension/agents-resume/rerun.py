@@ -41,6 +41,7 @@ async def main(prompt: str, request_id: str, reply: str) -> None:
     )
     result = await ops.run(prompt, llm=LLM)
     print(f"status: {result.status}")
+    print(f"pending: {result.pending}")
     print(f"agent said: {result.text}")
     # --8<-- [end:rerun]
 
