@@ -70,10 +70,13 @@ def main(argv: list[str] | None = None) -> int:
                     "what they printed: the output shown on the example's page. Notes go to stderr.\n"
                     "Exit 0 when every run passed the build's checks, 1 when one failed, 2 for an unknown name.",
         epilog="examples:\n"
-               "  python -m verified_docs try suspension/answer-later            # both runs, both outputs\n"
-               "  python -m verified_docs try answer-later --run resume          # park first, then resume's output\n"
+               "  python -m verified_docs try suspension/answer-later            # every run, every output\n"
+               "  python -m verified_docs try answer-later --run resume          # the runs before it first, then\n"
+               "                                                                 # only resume's output\n"
                "  python -m verified_docs try answer-later --run park --serve    # the model only, for your copy:\n"
-               "      set the two printed variables (OPENAI_BASE_URL, OPENAI_API_KEY), then run your park.py")
+               "      set the two printed variables (OPENAI_BASE_URL, OPENAI_API_KEY), then run your park.py;\n"
+               "      a serve answers one pass of its run (start it again for another), and a scenario with\n"
+               "      several runs needs --run. Run labels go to stderr, outputs to stdout.")
     tryit.add_argument("scenario", help="the example's scenario: suspension/<name> (or just <name>) or examples/<name>")
     tryit.add_argument("--run", metavar="NAME", default=None,
                        help="only this run's output (the runs before it run first: they share a working directory)")

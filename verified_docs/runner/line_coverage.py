@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -63,6 +64,12 @@ def _coverage(data_prefix: Path | None):
     return cov
 
 
+# Scenarios are verified in threads, and CPython 3.11's parser is not safe to enter from two
+# threads at once: it fails now and then with "SystemError: AST constructor recursion depth
+# mismatch" (python/cpython#106905), seen here under the mutation check. One parse at a time.
+_PARSE = threading.Lock()
+
+
 @lru_cache(maxsize=None)
 def _static(real: str, sha256: str) -> tuple[frozenset[int], frozenset[int]] | None:
     """(statements, excluded) of the file at ``real`` whose content has ``sha256``: coverage.py's
@@ -70,10 +77,11 @@ def _static(real: str, sha256: str) -> tuple[frozenset[int], frozenset[int]] | N
     same files). None for a file coverage.py cannot parse."""
     from coverage.exceptions import NoSource, NotPython
 
-    try:
-        _, statements, excluded, _, _ = _coverage(None).analysis2(real)
-    except (NoSource, NotPython):
-        return None
+    with _PARSE:
+        try:
+            _, statements, excluded, _, _ = _coverage(None).analysis2(real)
+        except (NoSource, NotPython):
+            return None
     return frozenset(statements), frozenset(excluded)
 
 
