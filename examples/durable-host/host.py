@@ -90,7 +90,7 @@ def one_shot(answer: Answer):
 
     def wait_for(request: Request) -> Answer:
         if request.id != answer.id or given:
-            raise LookupError(  # not run: the stored Answer matches here
+            raise LookupError(
                 f"request {request.id} is not the one being answered"
                 f" ({answer.id})"
             )
@@ -107,7 +107,7 @@ async def resume(request_id: str, answer_for) -> int:
         (request_id,),
     ).fetchone()
     if row is None:
-        print(f"no waiting request {request_id}", file=sys.stderr)
+        print(f"no waiting request {request_id}")
         return 1
     messages = json.loads(row[0])
     answer = answer_for(request_id)
@@ -116,9 +116,14 @@ async def resume(request_id: str, answer_for) -> int:
     # runs again with ctx.answer.
     turn = max(i for i, m in enumerate(messages) if m["role"] == "user")
     toolkit = await create_toolkit(extra_tools=TOOLS, builtins=False)
-    result = await client(one_shot(answer)).run(
-        messages[turn]["content"], toolkit, history=messages[:turn]
-    )
+    try:
+        result = await client(one_shot(answer)).run(
+            messages[turn]["content"], toolkit, history=messages[:turn]
+        )
+    except LookupError as error:
+        # The model asked something else this time: the row stays waiting.
+        print(f"not resumed: {error}")
+        return 1
     state = "answered" if answer.ok else "declined"
     with db:
         db.execute(

@@ -99,7 +99,7 @@ def render_contract(directive: Directive, page: str, covered: list[Coverage], ti
         if rule.python == "lacks":
             python = f"{plain(rule.note or '')} Not defined in the installed package: {', '.join(code(n) for n in rule.absent)}."
             if rule.elsewhere:
-                python += f" Only {rule.elsewhere} has it."
+                python += f" Upstream says only {rule.elsewhere} ships it (not run here)."
         else:
             python = f"See {cited}." + (f" {plain(rule.note)}" if rule.note else "")
         asserting = []
