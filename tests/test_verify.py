@@ -178,3 +178,25 @@ def test_a_program_that_is_not_utf8_is_a_problem_at_its_line_not_a_crash(tmp_pat
     assert [(str(p.where), p.what) for p in v.problems] == [
         (f"{program}:{len(lines) + 1}", "byte 0xe9 is not UTF-8; save the file as UTF-8 (pages show it, and "
                                         "readers copy it, as UTF-8)")]
+
+
+def test_sleeps_are_counted_in_every_process_and_a_scenario_over_the_limit_fails() -> None:
+    # time.sleep, asyncio.sleep and `from asyncio import sleep` all count, from the fork
+    # server and from a cold interpreter alike; the problem names the longest sleeper's line.
+    for warm in (True, False):
+        verdicts = verify_scenario(load_scenario(BROKEN / "broken/sleepy", BROKEN), warm=warm)
+        assert [(v.run.name, v.slept_s) for v in verdicts] == [("time-sleep", 0.12), ("asyncio-sleep", 0.12)]
+        assert verdicts[0].passed
+        assert [(p.where.path, p.where.line, p.what) for p in verdicts[1].problems] == [
+            (BROKEN / "broken/sleepy/scenario.yaml", 3, "its runs sleep 0.24 s in all (time-sleep 0.12 s, "
+            "asyncio-sleep 0.12 s; time.sleep and asyncio.sleep, in the programs and in toolnexus); a scenario "
+            "may sleep 0.2 s at most: wait on an event, or give the library's own limit a short value")]
+
+
+def test_a_scenario_under_the_sleep_limit_passes(tmp_path: Path) -> None:
+    folder = tmp_path / "snippets/broken/sleepy"
+    shutil.copytree(BROKEN / "broken/sleepy", folder)
+    program = folder / "sleeps.py"
+    program.write_text(program.read_text().replace("0.05", "0.02"))
+    verdicts = verify_copy(folder, tmp_path / "snippets")
+    assert [(v.passed, v.slept_s) for v in verdicts] == [(True, 0.09), (True, 0.09)], messages(verdicts)

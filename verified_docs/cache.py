@@ -108,7 +108,7 @@ class ResultCache:
             return [RunVerdict(scenario, runs[r["run"]], r["language"], runs[r["run"]].programs[r["language"]], (),
                                r["stdout"], r["duration_s"], own_s=r["own_s"], imports=tuple(r["imports"]),
                                lines={f: FileLines.from_json(x) for f, x in r["lines"].items()},
-                               story=tuple(Message.from_json(m) for m in r["story"]))
+                               story=tuple(Message.from_json(m) for m in r["story"]), slept_s=r["slept_s"])
                     for r in entry["runs"]]
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -126,7 +126,7 @@ class ResultCache:
                  "runs": [{"run": v.run.name, "language": v.language, "stdout": v.stdout,
                            "duration_s": v.duration_s, "own_s": v.own_s, "imports": list(v.imports),
                            "lines": {f: x.to_json() for f, x in v.lines.items()},
-                           "story": [m.to_json() for m in v.story]}
+                           "story": [m.to_json() for m in v.story], "slept_s": v.slept_s}
                           for v in verdicts]}
         write_atomic(self.folder / f"{key}.json", json.dumps(entry, indent=1) + "\n")
         return True

@@ -38,7 +38,9 @@ class RunVerdict:
     own folders, as the tracer saw them at exit; ``lines`` maps the real path of each of the
     scenario's files in this language (programs and support files) to the lines coverage.py
     saw run in this run's processes; ``story`` is what happened, in order, as recorded by the
-    mock model and the tracer (:func:`.timeline.timeline`), the messages its diagram draws."""
+    mock model and the tracer (:func:`.timeline.timeline`), the messages its diagram draws;
+    ``slept_s`` is what its processes asked ``time.sleep`` and ``asyncio.sleep`` for, in
+    seconds, summed (counted by the tracer, not timed; ``None`` for an untraced language)."""
 
     scenario: Scenario
     run: Run
@@ -53,6 +55,7 @@ class RunVerdict:
     lines: dict[str, line_coverage.FileLines] = field(default_factory=dict)
     story: tuple[timeline.Message, ...] = ()
     reply_trace: replies.ReplyTrace | None = field(default=None, compare=False)
+    slept_s: float | None = None
 
     @property
     def passed(self) -> bool:
@@ -104,7 +107,7 @@ def verify_scenario(scenario: Scenario, languages: tuple[str, ...] | None = None
     for lang in languages or scenario.languages:
         if lang not in scenario.languages:
             continue
-        mine = _verify_language(scenario, lang, {}, update_outputs, warm)
+        mine = _sleep_limit(scenario, _verify_language(scenario, lang, {}, update_outputs, warm))
         for mapping in scenario.variants:
             if not all(v.passed for v in mine):
                 break
@@ -115,6 +118,29 @@ def verify_scenario(scenario: Scenario, languages: tuple[str, ...] | None = None
             mine = _reply_pass(scenario, lang, mine, warm)
         verdicts += mine
     return verdicts
+
+
+# Time-dependent examples wait on events and the library's own short limits, not on the clock:
+# a scenario's runs may ask for this many seconds of sleep in all (issue 13's bound).
+SLEEP_LIMIT_S = 0.2
+
+
+def _sleep_limit(scenario: Scenario, mine: list[RunVerdict]) -> list[RunVerdict]:
+    """``mine`` (one language's runs, first pass) with a problem on the last verdict when their
+    sleeps add up to more than :data:`SLEEP_LIMIT_S` seconds, at the ``scenario.yaml`` line of
+    the run that sleeps longest."""
+    slept = [v for v in mine if v.slept_s]
+    total = round(sum(v.slept_s for v in slept), 6)
+    if total <= SLEEP_LIMIT_S:
+        return mine
+    longest = max(slept, key=lambda v: v.slept_s)
+    runs = ", ".join(f"{v.run.name} {v.slept_s:g} s" for v in slept)
+    problem = Problem(longest.run.where,
+                      f"its runs sleep {total:g} s in all ({runs}; time.sleep and asyncio.sleep, in the "
+                      f"programs and in toolnexus); a scenario may sleep {SLEEP_LIMIT_S:g} s at most: wait "
+                      "on an event, or give the library's own limit a short value")
+    last = mine[-1]
+    return mine[:-1] + [replace(last, problems=last.problems + (problem,), only_output_drifted=False)]
 
 
 def _reply_pass(scenario: Scenario, lang: str, mine: list[RunVerdict], warm: bool) -> list[RunVerdict]:
@@ -285,7 +311,13 @@ def verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, *,
                       time.monotonic() - start, only_output_drifted=only_drift, own_s=done.own_s,
                       imports=tuple(sorted({f for e in obs.trace if e["event"] == "imports" for f in e["files"]})),
                       lines=lines, story=_story(obs),
-                      reply_trace=replies.reply_trace(obs.trace, tool_results_shown(obs.requests), done.stdout))
+                      reply_trace=replies.reply_trace(obs.trace, tool_results_shown(obs.requests), done.stdout),
+                      slept_s=_slept(obs) if language.traced else None)
+
+
+def _slept(obs: Observation) -> float:
+    """Seconds of sleep the run's processes asked for (the tracer's ``slept`` events)."""
+    return round(sum(e["seconds"] for e in obs.trace if e["event"] == "slept"), 6)
 
 
 def _story(obs: Observation) -> tuple[timeline.Message, ...]:

@@ -20,6 +20,8 @@ every process of the machine, so events merge in order with the mock model's req
   {"event": "run_end", "status", "pending": Request|None, "text"}   (from run() and stream())
   {"event": "metric_tool", "tool", "is_error", "pending": bool}    (each §8 "tool" metric event)
   {"event": "imports", "files": [...]}   (at exit: modules loaded from outside the interpreter)
+  {"event": "slept", "seconds": float, "calls": int}   (at exit: what time.sleep and asyncio.sleep
+   were asked for in this process, the program's sleeps and toolnexus's own polling alike)
 """
 from __future__ import annotations
 
@@ -42,10 +44,12 @@ def start_trace(path: str | None) -> None:
     (``{"event": "imports", "files": [...]}``), so a cached verdict can depend on them."""
     global _TRACE
     _TRACE = path
+    _SLEPT.update(seconds=0.0, calls=0)  # a forked child starts its own count
     if path:
         import atexit
 
         atexit.register(_emit_imports)
+        atexit.register(_emit_slept)
 
 
 def start_coverage(env) -> None:
@@ -81,6 +85,45 @@ def _emit_imports() -> None:
             if not real.startswith(own):
                 files.add(real)
     _emit({"event": "imports", "files": sorted(files)})
+
+
+# Sleeps are counted, not timed: the seconds asked for are the same on a loaded machine, so the
+# build's limit on them (verify.SLEEP_LIMIT_S) cannot flake. Nothing is skipped or shortened.
+_SLEPT = {"seconds": 0.0, "calls": 0}
+
+
+def _count_sleep(seconds) -> None:
+    try:
+        _SLEPT["seconds"] += max(0.0, float(seconds))
+    except (TypeError, ValueError):
+        pass  # the real sleep raises its own error for a bad argument
+    _SLEPT["calls"] += 1
+
+
+def _counting_time_sleep(real):
+    @functools.wraps(real)
+    def sleep(seconds):
+        _count_sleep(seconds)
+        return real(seconds)
+
+    return sleep
+
+
+def _patch_asyncio_tasks(module) -> None:
+    # Patched where it is defined, before `asyncio/__init__` re-exports it, so `asyncio.sleep`
+    # and `from asyncio import sleep` both count.
+    real = module.sleep
+
+    @functools.wraps(real)
+    async def sleep(delay, result=None):
+        _count_sleep(delay)
+        return await real(delay, result)
+
+    module.sleep = sleep
+
+
+def _emit_slept() -> None:
+    _emit({"event": "slept", "seconds": round(_SLEPT["seconds"], 6), "calls": _SLEPT["calls"]})
 
 
 def _plain(value):
@@ -252,7 +295,8 @@ def _patch_client(module) -> None:
     cls._emit = emit
 
 
-_PATCHES = {"toolnexus.toolkit": _patch_toolkit, "toolnexus.client": _patch_client}
+_PATCHES = {"toolnexus.toolkit": _patch_toolkit, "toolnexus.client": _patch_client,
+            "asyncio.tasks": _patch_asyncio_tasks}
 
 
 class _PatchingLoader(importlib.abc.Loader):
@@ -283,6 +327,10 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 if _TRACE:
     sys.meta_path.insert(0, _Finder())
+    time.sleep = _counting_time_sleep(time.sleep)
+    if "asyncio.tasks" in sys.modules:  # imported before this file ran (not on CPython 3.11)
+        _patch_asyncio_tasks(sys.modules["asyncio.tasks"])
+        sys.modules["asyncio"].sleep = sys.modules["asyncio.tasks"].sleep
     if _TRACE != os.devnull:  # the fork server's worker traces nothing itself
         start_trace(_TRACE)
         start_coverage(os.environ)
