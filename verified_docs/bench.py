@@ -7,7 +7,9 @@ targets met or missed:
   own time from its first line to its exit, averaged over the runs;
 - ``nox -s docs`` cold (result caches emptied) and right after with nothing changed;
 - the mock model's round trips per second;
-- what line coverage and the reply pass add to verification, against a cold ``nox -s docs``.
+- what line coverage and the reply pass add to verification, against a cold ``nox -s docs``;
+- what the production chapter (issue 13) added to the verify stage, against what its programs
+  themselves do: the scenarios of :data:`CHAPTER_BASE` verified by the same code, then today's.
 
 Ratios are what to compare: this machine is shared, so absolute seconds drift between runs.
 Run as ``nox -s bench`` (it needs nox itself to time ``nox -s docs``).
@@ -28,10 +30,13 @@ from pathlib import Path
 from . import ledger
 from .errors import Location
 from .mock_model import MockModel
-from .scenario import Step, discover_project
+from .scenario import SCENARIO_ROOTS, Step, discover_project
 from .verify import RunVerdict, verify_all
 
 CACHES = (Path("build") / "cache",)
+# `main` just before the production chapter (issue 13): the verify stage may grow past it by no
+# more than the added programs' own work spread over the machine's cores.
+CHAPTER_BASE = "17502ea"
 
 
 def _timed(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
@@ -74,6 +79,42 @@ def overhead_per_run(verdicts: list[RunVerdict]) -> float:
     return sum(v.duration_s - (v.own_s or 0.0) for v in verdicts) / len(verdicts)
 
 
+def scenarios_at(root: Path, rev: str, into: Path) -> list:
+    """The scenarios of git revision ``rev`` of the repository at ``root``, extracted under
+    ``into`` (``git archive`` of the scenario folders and ``rules/``). Raises
+    :class:`subprocess.CalledProcessError` when git cannot read ``rev``."""
+    import io
+    import tarfile
+
+    folders = [f for f, _ in SCENARIO_ROOTS] + ["rules"]
+    tar = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", rev, *folders],
+                         capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+        archive.extractall(into, filter="data")
+    return discover_project(into)
+
+
+def verify_timed(scenarios: list, repeats: int, *, sleep_limit: bool = True) -> tuple[list[float], list[float]]:
+    """Wall seconds of ``repeats`` warm verifications of ``scenarios`` (the verify stage of
+    ``nox -s docs``, every pass), and the programs' own seconds in each, summed. Failures are
+    timed like passes; ``sleep_limit=False`` lifts the sleep limit, which an older revision's
+    scenarios may break without being any slower to verify."""
+    from . import verify as verify_mod
+
+    walls, owns = [], []
+    limit = verify_mod.SLEEP_LIMIT_S
+    verify_mod.SLEEP_LIMIT_S = verify_mod.SLEEP_LIMIT_S if sleep_limit else float("inf")
+    try:
+        for _ in range(repeats):
+            start = time.perf_counter()
+            got = [v for vs in verify_all(scenarios, warm=True).values() for v in vs]
+            walls.append(time.perf_counter() - start)
+            owns.append(sum(v.own_s or 0.0 for v in got))
+    finally:
+        verify_mod.SLEEP_LIMIT_S = limit
+    return walls, owns
+
+
 def main(root: Path, repeats: int = 3) -> int:
     root = root.resolve()
     env = {k: v for k, v in os.environ.items() if k != "CI"}  # CI forces full runs; the no-op must not
@@ -111,6 +152,11 @@ def main(root: Path, repeats: int = 3) -> int:
             without_checks.append(time.perf_counter() - start)
     finally:
         verify_mod.line_coverage.environment, verify_mod._reply_pass = real_env, real_pass
+
+    with tempfile.TemporaryDirectory() as tmp:
+        base = scenarios_at(root, CHAPTER_BASE, Path(tmp))
+        base_walls, base_owns = verify_timed(base, repeats, sleep_limit=False)
+        base_runs = sum(len(s.runs) for s in base)
 
     with tempfile.TemporaryDirectory() as tmp:
         ledger_path = Path(tmp) / "ledger.json"
@@ -158,6 +204,11 @@ def main(root: Path, repeats: int = 3) -> int:
     base_docs = statistics.median(docs_cold) - extra
     print(f"  line coverage + reply pass / cold docs without them = {extra:.2f}s / {base_docs:.2f}s = "
           f"{extra / base_docs:.2f} (<= 0.25): {_verdict(extra <= 0.25 * base_docs)}")
+    grown = statistics.median(warm_totals) - statistics.median(base_walls)
+    added = (own - statistics.median(base_owns)) / cores
+    print(f"  production chapter: verify stage growth since {CHAPTER_BASE} ({base_runs} -> {runs} runs) / "
+          f"added programs' own work / {cores} cores = {grown:.2f}s / {added:.2f}s = "
+          f"{grown / added if added > 0 else float('inf'):.2f} (<= 1.0): {_verdict(grown <= added)}")
     return 0
 
 

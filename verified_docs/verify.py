@@ -32,8 +32,9 @@ class RunVerdict:
     """The outcome of one run of one scenario in one language. ``passed`` iff no problems.
     ``only_output_drifted`` is True when the golden comparison is the only failure (the case
     ``update-outputs`` may fix). ``duration_s`` is the run's wall time in seconds, from starting
-    its mock model to its last check (its variant re-runs included); ``own_s`` is the program's
-    own part of it (first line to exit) when the starter can tell, else ``None``; ``imports``
+    its mock model to its last check (its variant and reply-pass re-runs included); ``own_s`` is
+    the programs' own part of it (first line to exit, each pass) when the starter can tell, else
+    ``None``; ``imports``
     are the files of modules it (or a process it started) loaded from outside the interpreter's
     own folders, as the tracer saw them at exit; ``lines`` maps the real path of each of the
     scenario's files in this language (programs and support files) to the lines coverage.py
@@ -162,8 +163,9 @@ def _reply_pass(scenario: Scenario, lang: str, mine: list[RunVerdict], warm: boo
                     for p in w.problems]
         if v.reply_trace and w.reply_trace:
             problems += replies.compare(v.reply_trace, w.reply_trace, mapping, scenario.replies_unseen, v.run.where)
+        own = None if v.own_s is None or w.own_s is None else v.own_s + w.own_s
         out.append(replace(v, problems=v.problems + tuple(problems), duration_s=v.duration_s + w.duration_s,
-                           only_output_drifted=v.only_output_drifted and not problems))
+                           own_s=own, only_output_drifted=v.only_output_drifted and not problems))
     return out
 
 
