@@ -1,9 +1,11 @@
 """A stored Answer whose ok was written as the string "false" (a form field,
 a spreadsheet cell) is handed to the run.
 
-Usage: python resume_stored.py trusting|checked
+Usage: python resume_stored.py trusting|checked text|bool
   trusting  rebuild the Answer with Answer(**json.loads(row)) and resume;
-  checked   check the row's types first, and refuse to resume on a bad one.
+  checked   check the row's types first, and refuse to resume on a bad one;
+  text      the row the form wrote, ok as the text "false";
+  bool      the same refusal with ok as a JSON boolean.
 """
 import asyncio
 import json
@@ -21,8 +23,11 @@ def drop_table(table: str, ctx: ToolContext = None):
     return f"dropped {table}"
 # --8<-- [end:tool]
 
-# The row the reviewer's form wrote: the reviewer said no.
-ROW = '{"id": "drop-orders", "ok": "false", "data": null, "reason": "declined"}'
+# The rows a reviewer's form may write when the reviewer says no.
+ROWS = {
+    "text": '{"id": "drop-orders", "ok": "false", "data": null, "reason": "declined"}',
+    "bool": '{"id": "drop-orders", "ok": false, "data": null, "reason": "declined"}',
+}
 
 
 # --8<-- [start:checked]
@@ -38,16 +43,16 @@ def load_answer(row: str) -> Answer:
 # --8<-- [end:checked]
 
 
-async def main(mode: str) -> None:
+async def main(mode: str, row: str) -> None:
     # --8<-- [start:resume]
     if mode == "checked":
         try:
-            answer = load_answer(ROW)
+            answer = load_answer(ROWS[row])
         except ValueError as e:
             print(f"not resumed: {e}")
             return
     else:
-        answer = Answer(**json.loads(ROW))
+        answer = Answer(**json.loads(ROWS[row]))
 
     def one_shot(request: Request) -> Answer:
         return answer
@@ -65,4 +70,4 @@ async def main(mode: str) -> None:
     # --8<-- [end:resume]
 
 
-asyncio.run(main(sys.argv[1]))
+asyncio.run(main(sys.argv[1], sys.argv[2]))

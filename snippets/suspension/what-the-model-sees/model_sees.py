@@ -29,7 +29,7 @@ AUTHORIZE_URL = "https://billing.example.com/oauth/authorize?client_id=assistant
 @tool
 def list_invoices(customer: str):
     """List a customer's invoices from the billing system."""
-    return auth_required(AUTHORIZE_URL, f"Sign in to billing.example.com to read {customer}'s invoices")
+    return auth_required(AUTHORIZE_URL, f"Sign in to billing.example.com to list the invoices of {customer}")
 # --8<-- [end:tool]
 
 
