@@ -12,21 +12,35 @@ import json
 import os
 import sys
 
-from toolnexus import Answer, Request, ToolContext, create_client, create_toolkit, pending, tool
+from toolnexus import (
+    Answer,
+    Request,
+    ToolContext,
+    create_client,
+    create_toolkit,
+    pending,
+    tool,
+)
 
 # --8<-- [start:tool]
 @tool
 def drop_table(table: str, ctx: ToolContext = None):
     """Drop a database table, once a person has approved it."""
     if ctx is None or ctx.answer is None:
-        return pending(kind="approval", id=f"drop-{table}", prompt=f"Drop the table {table}?")
+        return pending(
+            kind="approval",
+            id=f"drop-{table}",
+            prompt=f"Drop the table {table}?",
+        )
     return f"dropped {table}"
 # --8<-- [end:tool]
 
 # The rows a reviewer's form may write when the reviewer says no.
 ROWS = {
-    "text": '{"id": "drop-orders", "ok": "false", "data": null, "reason": "declined"}',
-    "bool": '{"id": "drop-orders", "ok": false, "data": null, "reason": "declined"}',
+    "text": '{"id": "drop-orders", "ok": "false", "data": null,'
+    ' "reason": "declined"}',
+    "bool": '{"id": "drop-orders", "ok": false, "data": null,'
+    ' "reason": "declined"}',
 }
 
 
@@ -36,7 +50,10 @@ def load_answer(row: str) -> Answer:
     (ValueError), since the Answer dataclass checks none."""
     fields = json.loads(row)
     expected = {"id": str, "ok": bool, "data": (dict, type(None))}
-    wrong = [key for key, kind in expected.items() if not isinstance(fields.get(key), kind)]
+    wrong = [
+        key for key, kind in expected.items()
+        if not isinstance(fields.get(key), kind)
+    ]
     if wrong:
         raise ValueError(f"wrong type for {', '.join(wrong)} in {row}")
     return Answer(**fields)

@@ -28,11 +28,20 @@ ask = pending_of(
         kind="input",
         id="ask-region",
         prompt="Which region should the database live in?",
-        data={"schema": {"type": "object", "properties": {"region": {"type": "string"}}}},
+        data={
+            "schema": {
+                "type": "object",
+                "properties": {"region": {"type": "string"}},
+            }
+        },
         expiresAt="2030-01-31T17:00:00Z",
     )
 )
-login = pending_of(auth_required("https://id.example.com/authorize?client_id=ops", "Sign in to ops"))
+login = pending_of(
+    auth_required(
+        "https://id.example.com/authorize?client_id=ops", "Sign in to ops"
+    )
+)
 
 stored = {}  # stands in for the database: row text by object
 for item in (
@@ -60,11 +69,16 @@ for body in (
 ):
     attempt(f"Answer from {body}", lambda: Answer(**json.loads(body)))
 for body in (
-    '{"id": "ask-region", "kind": "input", "prompt": "?", "expires_at": "2030-01-31"}',
-    '{"id": "ask-region", "kind": "input", "prompt": "?", "version": 2}',
+    '{"id": "ask-region", "kind": "input", "prompt": "?",'
+    ' "expires_at": "2030-01-31"}',
+    '{"id": "ask-region", "kind": "input", "prompt": "?",'
+    ' "version": 2}',
 ):
     attempt(f"Request from {body}", lambda: Request(**json.loads(body)))
-attempt("json.dumps of the Answer itself", lambda: json.dumps(Answer(id="ask-region", ok=True)))
+attempt(
+    "json.dumps of the Answer itself",
+    lambda: json.dumps(Answer(id="ask-region", ok=True)),
+)
 # --8<-- [end:refused]
 
 # --8<-- [start:unchecked]
@@ -79,7 +93,10 @@ for body in (
     print(f"{body} -> {answer!r}, truthy: {bool(answer.ok)}")
 
 # And JSON itself changes some values on the way through.
-odd = Request(id="r1", kind="input", prompt="?", data={"path": ("root", "ops"), 3: "third"})
+odd = Request(
+    id="r1", kind="input", prompt="?",
+    data={"path": ("root", "ops"), 3: "third"},
+)
 back = Request(**json.loads(json.dumps(dataclasses.asdict(odd))))
 print(f"data before: {odd.data!r}")
 print(f"data after:  {back.data!r}, equal: {back == odd}")

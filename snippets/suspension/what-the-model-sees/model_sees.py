@@ -23,13 +23,18 @@ from toolnexus import (
 )
 
 # --8<-- [start:tool]
-AUTHORIZE_URL = "https://billing.example.com/oauth/authorize?client_id=assistant"
+AUTHORIZE_URL = (
+    "https://billing.example.com/oauth/authorize?client_id=assistant"
+)
 
 
 @tool
 def list_invoices(customer: str):
     """List a customer's invoices from the billing system."""
-    return auth_required(AUTHORIZE_URL, f"Sign in to billing.example.com to list the invoices of {customer}")
+    return auth_required(
+        AUTHORIZE_URL,
+        f"Sign in to billing.example.com to list the invoices of {customer}",
+    )
 # --8<-- [end:tool]
 
 
@@ -42,7 +47,9 @@ def tool_results_in(messages: list) -> list:
         if message.get("role") == "tool":
             found.append(message)
         elif isinstance(message.get("content"), list):
-            found += [b for b in message["content"] if b.get("type") == "tool_result"]
+            found += [
+                b for b in message["content"] if b.get("type") == "tool_result"
+            ]
     return found
 
 
@@ -75,10 +82,14 @@ async def main(style: str, mode: str) -> None:
         http_transport=recorder,
     )
     result = await client.run("Which invoices does ACME have?", toolkit)
-    print(f"[{style} {mode}] status={result.status} requests to the model: {len(recorder.bodies)}")
+    print(
+        f"[{style} {mode}] status={result.status}"
+        f" requests to the model: {len(recorder.bodies)}"
+    )
     if result.pending is not None:
         print(f"  the Request's url: {result.pending.url}")
-        print(f"  in the transcript: {json.dumps(tool_results_in(result.messages))}")
+        placeholder = tool_results_in(result.messages)
+        print(f"  in the transcript: {json.dumps(placeholder)}")
     else:
         sent = tool_results_in(recorder.bodies[-1]["messages"])
         print(f"  sent to the model: {json.dumps(sent)}")
