@@ -56,8 +56,10 @@ async def main(mode: str) -> None:
         wait_for=answer if mode == "wait" else None,
     )
     # --8<-- [start:stream]
+    kinds = []
     async for event in client.stream("Where should the orders database go?", toolkit):
         kind = event["type"]
+        kinds.append(kind)
         if kind == "tool_call":
             print(f"tool_call {event['name']}")
         elif kind == "pending":
@@ -70,6 +72,7 @@ async def main(mode: str) -> None:
             print(f"done: {result.status}")
         else:
             print(kind)
+    print(f"events: {', '.join(kinds)}")
     # --8<-- [end:stream]
     # --8<-- [start:transcript]
     called = [c["id"] for m in result.messages if m["role"] == "assistant"
