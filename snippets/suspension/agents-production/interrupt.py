@@ -6,7 +6,11 @@ from toolnexus.agents import agent
 
 from infra import LLM, create_database
 
-ops = agent("ops", does="Runs infrastructure tasks.", uses={"tools": [create_database]})
+ops = agent(
+    "ops",
+    does="Runs infrastructure tasks.",
+    uses={"tools": [create_database]},
+)
 
 
 async def main() -> None:
@@ -18,7 +22,8 @@ async def main() -> None:
     runtime.interrupt(handle)
     print(f"{handle.id}: {handle.state}, waiting on {handle.pending_req}")
     try:
-        await runtime.resume(Answer(id="db-orders", ok=True, data={"region": "eu-west-1"}))
+        late = Answer(id="db-orders", ok=True, data={"region": "eu-west-1"})
+        await runtime.resume(late)
     except RuntimeError as err:
         print(f"resume raised RuntimeError: {err}")
     later = await runtime.wait(handle)

@@ -24,7 +24,12 @@ async def main(mode: str) -> None:
         uses={"tools": [create_database]},
         wait_for=answered_by("ops") if mode == "both" else None,
     )
-    lead = agent("lead", does="Leads the work.", team=[ops], wait_for=answered_by("lead"))
+    lead = agent(
+        "lead",
+        does="Leads the work.",
+        team=[ops],
+        wait_for=answered_by("lead"),
+    )
     result = await lead.run("Set up the orders database.", llm=LLM)
     # --8<-- [end:agents]
     print(f"status: {result.status}")

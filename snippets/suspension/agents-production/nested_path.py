@@ -6,7 +6,11 @@ from toolnexus.agents import agent
 
 from infra import LLM, create_database
 
-ops = agent("ops", does="Runs infrastructure tasks.", uses={"tools": [create_database]})
+ops = agent(
+    "ops",
+    does="Runs infrastructure tasks.",
+    uses={"tools": [create_database]},
+)
 lead = agent("lead", does="Leads the work.", team=[ops])
 
 

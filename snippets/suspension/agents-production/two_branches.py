@@ -12,7 +12,7 @@ from infra import LLM, create_database
 a = agent("a", does="Creates databases.", uses={"tools": [create_database]})
 c = agent("c", does="Creates databases.", uses={"tools": [create_database]})
 b = agent("b", does="Hands database work to c.", team=[c])
-registry = agent("lead", does="Holds the other agents.", team=[a, b]).registry()
+registry = agent("lead", does="Holds the others.", team=[a, b]).registry()
 
 
 async def main(order: str) -> None:

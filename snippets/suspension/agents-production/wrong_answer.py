@@ -7,7 +7,11 @@ from toolnexus.agents import agent
 
 from infra import LLM, create_database
 
-ops = agent("ops", does="Runs infrastructure tasks.", uses={"tools": [create_database]})
+ops = agent(
+    "ops",
+    does="Runs infrastructure tasks.",
+    uses={"tools": [create_database]},
+)
 
 
 async def main() -> None:

@@ -26,7 +26,11 @@ async def ask_region(name: str, ctx: ToolContext = None):
     if ctx is None or ctx.answer is None:
         print(f"  ask_region({name}) suspends")
         ASKED.set()
-        return pending(kind="input", id=f"region-{name}", prompt=f"Which region for {name}?")
+        return pending(
+            kind="input",
+            id=f"region-{name}",
+            prompt=f"Which region for {name}?",
+        )
     print(f"  ask_region({name}) runs again with the Answer")
     return f"{name} goes to {ctx.answer.data['region']}"
 
@@ -47,7 +51,9 @@ def answer(request: Request) -> Answer:
 
 async def main(mode: str) -> None:
     global SEEN_PENDING
-    toolkit = await create_toolkit(extra_tools=[ask_region, list_regions], builtins=False)
+    toolkit = await create_toolkit(
+        extra_tools=[ask_region, list_regions], builtins=False
+    )
     client = create_client(
         base_url=os.environ["OPENAI_BASE_URL"],
         api_key=os.environ["OPENAI_API_KEY"],
@@ -57,7 +63,8 @@ async def main(mode: str) -> None:
     )
     # --8<-- [start:stream]
     kinds = []
-    async for event in client.stream("Where should the orders database go?", toolkit):
+    prompt = "Where should the orders database go?"
+    async for event in client.stream(prompt, toolkit):
         kind = event["type"]
         kinds.append(kind)
         if kind == "tool_call":
@@ -77,7 +84,8 @@ async def main(mode: str) -> None:
     # --8<-- [start:transcript]
     called = [c["id"] for m in result.messages if m["role"] == "assistant"
               for c in m.get("tool_calls") or []]
-    answered = [m["tool_call_id"] for m in result.messages if m["role"] == "tool"]
+    answered = [m["tool_call_id"] for m in result.messages
+                if m["role"] == "tool"]
     print(f"tool calls: {called}; answered in the transcript: {answered}")
     # --8<-- [end:transcript]
 
