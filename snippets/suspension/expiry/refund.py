@@ -1,15 +1,22 @@
-"""Refunds that must be approved before the order's return window closes.
+"""Refunds that must be approved before the return window closes.
 
 Usage: python refund.py trusting|checked
 
-"trusting" hands the person's Answer back without looking at expiresAt; "checked" declines a
-Request whose expiresAt has passed (or cannot be read), without asking anyone.
+"trusting" hands the person's Answer back without looking at expiresAt;
+"checked" declines a Request whose expiresAt has passed (or cannot be
+read), without asking anyone.
 """
 import asyncio
 import os
 import sys
 
-from toolnexus import Answer, Request, answer_declined, create_client, create_toolkit
+from toolnexus import (
+    Answer,
+    Request,
+    answer_declined,
+    create_client,
+    create_toolkit,
+)
 
 from refund_tool import refund
 from stale import is_stale
@@ -18,15 +25,17 @@ HOST = sys.argv[1]
 
 
 def person(request: Request) -> Answer:
-    print(f"  dana is asked: {request.prompt} (expiresAt={request.expiresAt!r})")
+    print(f"  dana is asked: {request.prompt} "
+          f"(expiresAt={request.expiresAt!r})")
     return Answer(id=request.id, ok=True, data={"approver": "dana"})
 
 
 # --8<-- [start:wait-for]
 def checked(request: Request) -> Answer:
-    """Ask a person only while the Request is current, and use the answer only if it still is."""
+    """Ask only while the Request is current; use the answer only if so."""
     if is_stale(request):
-        print(f"  not asked: {request.id} is stale (expiresAt={request.expiresAt!r})")
+        print(f"  not asked: {request.id} is stale "
+              f"(expiresAt={request.expiresAt!r})")
         return answer_declined(request.id, "expired")
     answer = person(request)
     if is_stale(request):  # the person took too long
@@ -47,7 +56,8 @@ async def main() -> None:
     )
     result = await client.run("Refund my order.", toolkit)
     for call in result.tool_calls:
-        print(f"{call['name']} {call['args']}: model was shown {call['output']!r}")
+        print(f"{call['name']} {call['args']}: "
+              f"model was shown {call['output']!r}")
     print(f"status: {result.status}")
     # --8<-- [end:run]
 

@@ -1,4 +1,4 @@
-"""Later, in another process: the host reads the parked Request and checks it before resuming.
+"""Later, in another process: check the parked Request before resuming.
 
 Usage: python resume.py
 """
@@ -12,7 +12,8 @@ from stale import is_stale
 # --8<-- [start:resume]
 request = Request(**json.loads(Path("parked.json").read_text()))
 if not is_stale(request):
-    raise SystemExit("still current: resume it as on the 'Answer later' page")  # not run
-print(f"{request.id} expired (expiresAt={request.expiresAt!r}): not resumed, removed")
+    raise SystemExit("still current: resume as on 'Answer later'")  # not run
+print(f"{request.id} expired (expiresAt={request.expiresAt!r}): "
+      "not resumed, removed")
 Path("parked.json").unlink()
 # --8<-- [end:resume]

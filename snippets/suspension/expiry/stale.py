@@ -6,7 +6,7 @@ from toolnexus import Request
 
 # --8<-- [start:check]
 def is_stale(request: Request, now: datetime | None = None) -> bool:
-    """True when the Request's expiresAt has passed, or cannot be read as a time."""
+    """True when expiresAt has passed, or cannot be read as a time."""
     if request.expiresAt is None:
         return False  # not run
     now = now or datetime.now(timezone.utc)

@@ -1,10 +1,11 @@
-"""after_tool and the metrics, when the approved re-run suspends a second time.
+"""after_tool and the metrics, when the approved re-run suspends again.
 
 Usage: python after_tool.py observe|replace
 
-The payment tool asks for an approval, then (on its re-run) for a code sent to the payer's
-phone. "observe" only prints what after_tool is given; "replace" hands the model the second
-Request's prompt instead of the loop's "unresolved: <first prompt>".
+The payment tool asks for an approval, then (on its re-run) for a code the
+bank sent. "observe" only prints what after_tool is given; "replace" hands
+the model the second Request's prompt instead of the loop's
+"unresolved: <first prompt>".
 """
 import asyncio
 import os
@@ -30,10 +31,11 @@ REPLACE = sys.argv[1] == "replace"
 def pay_invoice(invoice: str, ctx: ToolContext = None):
     """Pay a supplier invoice."""
     if ctx is None or ctx.answer is None:
-        return pending(kind="approval", id=f"pay-{invoice}", prompt=f"Pay invoice {invoice}?")
+        return pending(kind="approval", id=f"pay-{invoice}",
+                       prompt=f"Pay invoice {invoice}?")
     # Approved; the bank wants a second factor before it pays.
     return pending(kind="input", id=f"code-{invoice}",
-                   prompt=f"Enter the code the bank sent for invoice {invoice}.")
+                   prompt=f"Enter the code the bank sent for {invoice}.")
 # --8<-- [end:tool]
 
 
@@ -44,16 +46,19 @@ def before_tool(event: dict):
 
 def after_tool(event: dict):
     again = pending_of(event["result"])
-    print(f"  after_tool: {event['name']}, suspended again: {again is not None}")
+    print(f"  after_tool: {event['name']}, "
+          f"suspended again: {again is not None}")
     if REPLACE and again is not None:
-        # Say what is really missing, instead of "unresolved: <first prompt>".
-        return {"result": ToolResult(output=f"still needed: {again.prompt}", is_error=True)}
+        # Say what is really missing, not "unresolved: <first prompt>".
+        return {"result": ToolResult(output=f"still needed: {again.prompt}",
+                                     is_error=True)}
     return None
 
 
 def print_tool_metric(event: dict) -> None:
     if event["event"] == "tool":
-        print(f"  metric: {event['tool']} is_error={event['is_error']} pending={event.get('pending', False)}")
+        print(f"  metric: {event['tool']} is_error={event['is_error']} "
+              f"pending={event.get('pending', False)}")
 # --8<-- [end:hooks]
 
 

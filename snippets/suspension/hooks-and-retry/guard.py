@@ -2,9 +2,10 @@
 
 Usage: python guard.py trusting|rechecked freeze|calm
 
-The first argument picks the host's wait_for: "trusting" returns the person's Answer as it is,
-"rechecked" applies the guard's rule again after the person has answered. The second says
-whether a deploy freeze begins while the person is deciding.
+The first argument picks the host's wait_for: "trusting" returns the
+person's Answer as it is, "rechecked" applies the guard's rule again after
+the person has answered. The second says whether a deploy freeze begins
+while the person is deciding.
 """
 import asyncio
 import os
@@ -34,7 +35,8 @@ def deploy(environment: str, ctx: ToolContext = None):
         return pending(kind="approval", id=f"deploy-{environment}",
                        prompt=f"Deploy the current build to {environment}?")
     print(f"  deploy runs: {environment}, freeze on: {freeze['on']}")
-    return f"deployed to {environment}, approved by {ctx.answer.data['approver']}"
+    approver = ctx.answer.data["approver"]
+    return f"deployed to {environment}, approved by {approver}"
 # --8<-- [end:tool]
 
 
@@ -48,19 +50,21 @@ def freeze_rule() -> str | None:
 
 
 def before_tool(event: dict):
-    """Refuse deploys during a freeze; spell short environment names out."""
+    """Refuse deploys during a freeze; spell short names out."""
     print(f"  before_tool: {event['name']} {event['args']}")
     refused = freeze_rule()
     if refused:
-        return {"result": ToolResult(output=f"refused: {refused}", is_error=True)}
+        return {"result": ToolResult(output=f"refused: {refused}",
+                                     is_error=True)}
     environment = event["args"]["environment"]
-    return {"args": {"environment": SHORT_NAMES.get(environment, environment)}}
+    environment = SHORT_NAMES.get(environment, environment)
+    return {"args": {"environment": environment}}
 # --8<-- [end:guard]
 
 
 # --8<-- [start:person]
 def person_decides(request: Request) -> Answer:
-    """Dana reads the prompt and approves; a freeze may be announced meanwhile."""
+    """Dana approves; a freeze may be announced while she decides."""
     if WHILE_DECIDING == "freeze":
         freeze["on"] = True
     print(f"  dana approves: {request.prompt} (freeze on: {freeze['on']})")
@@ -70,7 +74,7 @@ def person_decides(request: Request) -> Answer:
 
 # --8<-- [start:recheck]
 def rechecked(request: Request) -> Answer:
-    """The person's Answer, unless the guard's rule now refuses the deploy."""
+    """The person's Answer, unless the guard's rule now refuses."""
     answer = person_decides(request)
     refused = freeze_rule()
     if refused:
@@ -93,7 +97,8 @@ async def main() -> None:
     )
     result = await client.run("Ship the build to prod.", toolkit)
     for call in result.tool_calls:
-        print(f"{call['name']} {call['args']}: model was shown {call['output']!r}")
+        print(f"{call['name']} {call['args']}: "
+              f"model was shown {call['output']!r}")
     print(f"status: {result.status}")
     # --8<-- [end:run]
 

@@ -1,4 +1,4 @@
-"""The model runs a shell command and writes a file through a default toolkit.
+"""The model runs a shell command and writes a file: a default toolkit.
 
 Usage: python shell.py
 """
@@ -11,7 +11,8 @@ from toolnexus import create_client, create_toolkit
 
 async def main() -> None:
     # --8<-- [start:run]
-    toolkit = await create_toolkit()  # nothing of the host's own: only the built-ins
+    # Nothing of the host's own: only the built-ins.
+    toolkit = await create_toolkit()
     client = create_client(
         base_url=os.environ["OPENAI_BASE_URL"],
         api_key=os.environ["OPENAI_API_KEY"],

@@ -24,18 +24,23 @@ async def main() -> None:
     # --8<-- [end:default]
     # --8<-- [start:off]
     print("builtins=False:", await names(builtins=False))
-    print("question mapped to False:", await names(builtins={"tools": {"question": False}}))
-    print("disable_tools:", await names(disable_tools=["question", "bash", "write"]))
+    no_question = {"tools": {"question": False}}
+    print("question mapped to False:", await names(builtins=no_question))
+    gone = ["question", "bash", "write"]
+    print("disable_tools:", await names(disable_tools=gone))
     # --8<-- [end:off]
     # --8<-- [start:traps]
-    # The map only switches tools off: naming one tool True keeps all ten.
-    print("read mapped to True:", await names(builtins={"tools": {"read": True}}))
-    # Unknown names are ignored, so a misspelt one switches nothing off.
-    print("'questions' mapped to False:", await names(builtins={"tools": {"questions": False}}))
+    # The map only switches tools off: naming one True keeps all ten.
+    only_read = {"tools": {"read": True}}
+    print("read mapped to True:", await names(builtins=only_read))
+    # Unknown names are ignored: a misspelt one switches nothing off.
+    typo = {"tools": {"questions": False}}
+    print("'questions' mapped to False:", await names(builtins=typo))
     # --8<-- [end:traps]
     # --8<-- [start:allow-list]
     allowed = {"read", "grep"}
-    only = {"tools": {t.name: t.name in allowed for t in create_builtin_tools()}}
+    only = {"tools": {t.name: t.name in allowed
+                      for t in create_builtin_tools()}}
     print("allow-list:", await names(builtins=only))
     # --8<-- [end:allow-list]
 
