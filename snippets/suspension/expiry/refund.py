@@ -24,10 +24,13 @@ from stale import is_stale
 HOST = sys.argv[1]
 
 
+# --8<-- [start:person]
 def person(request: Request) -> Answer:
+    """Dana is shown the prompt and approves."""
     print(f"  dana is asked: {request.prompt} "
           f"(expiresAt={request.expiresAt!r})")
     return Answer(id=request.id, ok=True, data={"approver": "dana"})
+# --8<-- [end:person]
 
 
 # --8<-- [start:wait-for]
