@@ -79,7 +79,7 @@ async def main(mode: str) -> None:
         await run_once(toolkit, closed_dialog)
     elif mode == "not-an-answer":
         for value in NOT_ANSWERS:
-            print(f"wait_for returns {value!r}:")
+            print(f"wait_for returns {value!r}:", end=" ")
             await run_once(toolkit, lambda request: value)
     else:
         run_errors = []
