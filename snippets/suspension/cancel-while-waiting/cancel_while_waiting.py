@@ -30,8 +30,9 @@ async def deploy(environment: str, ctx: ToolContext = None):
             id=f"deploy-{environment}",
             prompt=f"Deploy the current build to {environment}?",
         )
+    approver = ctx.answer.data["approver"]
     print(
-        f"deploy acts: {environment}, approved by {ctx.answer.data['approver']};"
+        f"deploy acts: {environment}, approved by {approver};"
         f" stop pressed: {stop.is_set()}, ctx.signal={ctx.signal!r},"
         f" ctx.timeout={ctx.timeout!r}"
     )
@@ -53,7 +54,10 @@ async def watching_reviewer(request: Request) -> Answer:
     """Waits for the person or for the stop button, whichever comes first."""
     person = asyncio.Event()  # set by your UI when the person answers
     asyncio.get_running_loop().call_soon(stop.set)  # the user presses stop
-    waits = [asyncio.ensure_future(person.wait()), asyncio.ensure_future(stop.wait())]
+    waits = [
+        asyncio.ensure_future(person.wait()),
+        asyncio.ensure_future(stop.wait()),
+    ]
     await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
     for w in waits:
         w.cancel()
@@ -66,7 +70,8 @@ async def watching_reviewer(request: Request) -> Answer:
 
 async def main(mode: str) -> None:
     toolkit = await create_toolkit(extra_tools=[deploy], builtins=False)
-    reviewer = {"unaware": unaware_reviewer, "watching": watching_reviewer}[mode]
+    reviewers = {"unaware": unaware_reviewer, "watching": watching_reviewer}
+    reviewer = reviewers[mode]
     # --8<-- [start:run]
     client = create_client(
         base_url=os.environ["OPENAI_BASE_URL"],

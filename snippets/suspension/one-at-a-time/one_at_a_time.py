@@ -26,8 +26,9 @@ async def deploy(service: str, ctx: ToolContext = None):
     """Deploy a service to production."""
     if ctx is None or ctx.answer is None:
         if service == "api":
-            # api's first run waits for web's to suspend: it can only get past this
-            # line if the two calls run at the same time (else it fails after 2 s).
+            # api's first run waits for web's to suspend: it gets past this
+            # line only if the two calls run at the same time (else it fails
+            # after 2 s).
             await asyncio.wait_for(web_suspended.wait(), timeout=2)
         print(f"deploy {service} suspends")
         if service == "web":
@@ -58,7 +59,8 @@ async def reviewer(request: Request) -> Answer:
         await asyncio.sleep(0)
     open_questions.discard(request.id)
     print(f"{REVIEWERS[request.id]} approves")
-    return Answer(id=request.id, ok=True, data={"approver": REVIEWERS[request.id]})
+    approver = REVIEWERS[request.id]
+    return Answer(id=request.id, ok=True, data={"approver": approver})
 # --8<-- [end:reviewer]
 
 

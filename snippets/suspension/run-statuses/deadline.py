@@ -14,7 +14,8 @@ BUDGET_MS = 180
 @tool
 async def slow_count(item: str):
     """Count an item slowly: as long as the whole run's budget."""
-    # The run began before this tool started, so when it ends the deadline has passed.
+    # The run began before this tool started, so when it ends, the deadline
+    # has passed.
     await asyncio.sleep(BUDGET_MS / 1000)
     return f"{item}: 42 on the shelf"
 

@@ -55,7 +55,7 @@ async def slow_reviewer(request: Request) -> Answer:
 
 # --8<-- [start:person-limit]
 async def limited_reviewer(request: Request) -> Answer:
-    """Waits for the person up to their own limit, then lets the request expire."""
+    """Waits for the person up to their own limit, then lets it expire."""
     print(f"reviewer asked: {request.prompt}")
     answered = asyncio.Event()  # your UI sets it when the person answers
     try:
@@ -91,10 +91,13 @@ async def main(style: str, timed: str) -> None:
         **limits,
     )
     try:
-        result = await client.ask("Ship the build to staging.", toolkit, id="ticket-7")
+        result = await client.ask(
+            "Ship the build to staging.", toolkit, id="ticket-7"
+        )
         print(f"status: {result.status}; model said: {result.text}")
     except RunTimeout as e:
-        print(f"raised {type(e).__name__}, a TimeoutError: {isinstance(e, TimeoutError)}")
+        is_timeout_error = isinstance(e, TimeoutError)
+        print(f"raised {type(e).__name__}, a TimeoutError: {is_timeout_error}")
     print(f"deployed: {deployed}")
     print(f"saved for ticket-7: {await store.get('ticket-7') is not None}")
     print(f"llm metric statuses: {llm_calls}")

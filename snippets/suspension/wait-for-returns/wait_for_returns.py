@@ -5,7 +5,14 @@ import asyncio
 import os
 import sys
 
-from toolnexus import Request, ToolContext, create_client, create_toolkit, pending, tool
+from toolnexus import (
+    Request,
+    ToolContext,
+    create_client,
+    create_toolkit,
+    pending,
+    tool,
+)
 
 
 # --8<-- [start:tools]
@@ -66,14 +73,16 @@ async def run_once(toolkit, wait_for, on_metric=None) -> None:
         on_metric=on_metric,
     )
     try:
-        result = await client.run("Page ops, then ship the build to staging.", toolkit)
+        prompt = "Page ops, then ship the build to staging."
+        result = await client.run(prompt, toolkit)
         print(f"status: {result.status}; model said: {result.text}")
     except Exception as e:  # noqa: BLE001 - showing what escapes the run
         print(f"the run raised {type(e).__name__}: {e}")
 
 
 async def main(mode: str) -> None:
-    toolkit = await create_toolkit(extra_tools=[deploy, notify], builtins=False)
+    tools = [deploy, notify]
+    toolkit = await create_toolkit(extra_tools=tools, builtins=False)
     # --8<-- [start:run]
     if mode == "none":
         await run_once(toolkit, closed_dialog)
