@@ -56,7 +56,8 @@ def test_every_line_links_to_a_verified_run_on_its_page(built_site: BuiltSite, v
         assert targets, f"no verified run linked from: {text}"
         for target in targets:
             assert target.fragment in runs, f"{target.fragment} is not the evidence of a run ({text})"
-            page = (built_site.site / target.path.lstrip("/")).read_text(encoding="utf-8")
+            path = target.path.lstrip("/") + ("index.html" if target.path.endswith("/") else "")
+            page = (built_site.site / path).read_text(encoding="utf-8")
             assert f'id="{target.fragment}"' in page, f"{target.path} has no #{target.fragment}"
 
 
