@@ -1,0 +1,64 @@
+"""A bookings MCP server over streamable HTTP whose book_table asks the user
+for the party size (an elicitation), then says on its stdout what it did.
+
+late_answer.py and host_deadline.py start it with start_server(); it runs
+as a process of its own. Over HTTP, stdout is free for that log, and a
+client connects in a fraction of the time a freshly started stdio server
+takes, which matters when the connect has the same short limit as the call.
+"""
+import asyncio
+import socket
+import sys
+
+import uvicorn
+from mcp.server.fastmcp import Context, FastMCP
+from pydantic import BaseModel, Field
+
+server = FastMCP("bookings")
+
+
+# --8<-- [start:tool]
+class PartySize(BaseModel):
+    """The form: one field."""
+
+    guests: int = Field(description="Number of guests")
+
+
+@server.tool(structured_output=False)
+async def book_table(restaurant: str, ctx: Context) -> str:
+    """Book a table; the user gives the party size."""
+    reply = await ctx.elicit(f"Table at {restaurant}: how many guests?",
+                             schema=PartySize)
+    if reply.action == "accept":
+        done = f"booked {restaurant} for {reply.data.guests} guests"
+    else:
+        done = f"not booked: the user chose {reply.action!r}"
+    # The log of what the server did, whoever still waits for the result.
+    print(f"server: {done}", flush=True)
+    return done
+# --8<-- [end:tool]
+
+
+class AnnouncedServer(uvicorn.Server):
+    """Prints the port once it accepts connections, so the client never
+    connects before the server is ready."""
+
+    async def startup(self, sockets=None):
+        await super().startup(sockets=sockets)
+        print(f"port {sockets[0].getsockname()[1]}", flush=True)
+
+
+async def start_server() -> tuple[asyncio.subprocess.Process, str]:
+    """Start this file as a server process; returns it and its MCP URL."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, stdout=asyncio.subprocess.PIPE
+    )
+    port = (await process.stdout.readline()).decode().split()[1]
+    return process, f"http://127.0.0.1:{port}/mcp"
+
+
+if __name__ == "__main__":
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))  # a free port, announced once serving
+    config = uvicorn.Config(server.streamable_http_app(), log_level="warning")
+    AnnouncedServer(config).run(sockets=[listener])
