@@ -25,7 +25,7 @@ async def main() -> None:
         timeout, and answers the server itself when that time is up."""
         print(f"asked ({request.kind}): {request.prompt}")
         try:
-            async with asyncio.timeout(0.05):  # well under the 1000 ms
+            async with asyncio.timeout(0.05):  # well under 30 000 ms
                 await person_answered.wait()
         except TimeoutError:
             print("no answer in time: declining")
@@ -34,7 +34,7 @@ async def main() -> None:
             id=request.id, ok=True, data={"guests": 4}
         )
 
-    bookings = {"url": url, "timeout": 1000}
+    bookings = {"url": url}  # no timeout key: 30 000 ms
     config = {"mcpServers": {"bookings": bookings}}
     async with await create_toolkit(
         mcp_config=config, wait_for=person_with_deadline, builtins=False

@@ -27,8 +27,9 @@ async def main() -> None:
         return Answer(id=request.id, ok=True, data={"guests": 4})
 
     # timeout is in milliseconds: it bounds connecting and every call on
-    # this server, the person's answer included.
-    bookings = {"url": url, "timeout": 1000}
+    # this server, the person's answer included. 3 s: enough to connect on
+    # a busy machine, too little for this person.
+    bookings = {"url": url, "timeout": 3000}
     config = {"mcpServers": {"bookings": bookings}}
     async with await create_toolkit(
         mcp_config=config, wait_for=person, builtins=False
