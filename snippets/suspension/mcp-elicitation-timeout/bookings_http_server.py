@@ -1,14 +1,15 @@
 """A bookings MCP server over streamable HTTP whose book_table asks the user
 for the party size (an elicitation), then says on its stdout what it did.
 
-late_answer.py and host_deadline.py start it with start_server(); it runs
-as a process of its own. Over HTTP, stdout is free for that log, and a
+late_answer.py and host_deadline.py start it with start_server() and stop
+it with stop_server(); it runs as a process of its own. Over HTTP, stdout is free for that log, and a
 client connects in a fraction of the time a freshly started stdio server
 takes, which matters when the connect has the same short limit as the call.
 """
 import asyncio
 import socket
 import sys
+import threading
 
 import uvicorn
 from mcp.server.fastmcp import Context, FastMCP
@@ -41,20 +42,32 @@ async def book_table(restaurant: str, ctx: Context) -> str:
 
 class AnnouncedServer(uvicorn.Server):
     """Prints the port once it accepts connections, so the client never
-    connects before the server is ready."""
+    connects before the server is ready; stops when its stdin is closed."""
 
     async def startup(self, sockets=None):
         await super().startup(sockets=sockets)
         print(f"port {sockets[0].getsockname()[1]}", flush=True)
+        threading.Thread(target=self.stop_at_end_of_input, daemon=True).start()
+
+    def stop_at_end_of_input(self):
+        sys.stdin.read()  # returns once the process that started us closes it
+        self.should_exit = True
 
 
 async def start_server() -> tuple[asyncio.subprocess.Process, str]:
     """Start this file as a server process; returns it and its MCP URL."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, stdout=asyncio.subprocess.PIPE
+        sys.executable, __file__,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
     )
     port = (await process.stdout.readline()).decode().split()[1]
     return process, f"http://127.0.0.1:{port}/mcp"
+
+
+async def stop_server(process: asyncio.subprocess.Process) -> None:
+    """Let the server shut down on its own (closing its stdin), and wait."""
+    process.stdin.close()
+    await process.wait()
 
 
 if __name__ == "__main__":

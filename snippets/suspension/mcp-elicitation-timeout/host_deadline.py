@@ -6,7 +6,7 @@ import os
 
 from toolnexus import Answer, Request, create_client, create_toolkit
 
-from bookings_http_server import start_server
+from bookings_http_server import start_server, stop_server
 
 
 async def main() -> None:
@@ -44,8 +44,7 @@ async def main() -> None:
         print(f"model said: {result.text}")
         print((await server.stdout.readline()).decode().strip())
     # --8<-- [end:deadline]
-    server.terminate()
-    await server.wait()
+    await stop_server(server)
 
 
 asyncio.run(main())

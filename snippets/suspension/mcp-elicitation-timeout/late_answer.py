@@ -5,7 +5,7 @@ import os
 
 from toolnexus import Answer, Request, create_client, create_toolkit
 
-from bookings_http_server import start_server
+from bookings_http_server import start_server, stop_server
 
 
 async def main() -> None:
@@ -41,8 +41,7 @@ async def main() -> None:
         # What the server did with the late answer, from its own log.
         print((await server.stdout.readline()).decode().strip())
     # --8<-- [end:slow-person]
-    server.terminate()
-    await server.wait()
+    await stop_server(server)
 
 
 asyncio.run(main())
