@@ -13,7 +13,8 @@ def book_meeting(topic: str, ctx: ToolContext = None):
     """Book a meeting about a topic; a person must pick the day."""
     if ctx is not None and ctx.answer is not None:
         # A resumed call would land here; over A2A none ever does.
-        return f"booked the {topic} meeting on {ctx.answer.data['day']}"  # not run
+        day = ctx.answer.data["day"]  # not run
+        return f"booked the {topic} meeting on {day}"  # not run
     return pending(
         kind="input",
         id=f"meeting-{topic}",
@@ -25,7 +26,9 @@ def book_meeting(topic: str, ctx: ToolContext = None):
 async def scheduler_toolkit():
     """The served toolkit. A skill, so that its Agent Card lists one."""
     meetings = SkillDef(
-        name="meetings", description="Books meetings.", content="Use book_meeting."
+        name="meetings",
+        description="Books meetings.",
+        content="Use book_meeting.",
     )
     return await create_toolkit(
         extra_tools=[book_meeting], skills=[meetings], builtins=False
@@ -90,8 +93,10 @@ async def get_task(url: str, task_id: str) -> dict:
 
 
 def said(task: dict) -> str:
-    """A task's state and its text: the artifact's, else the status message's."""
+    """A task's state and its text: the artifact's, else the status
+    message's."""
     parts = [p for a in task.get("artifacts", []) for p in a["parts"]]
     parts = parts or task["status"].get("message", {}).get("parts", [])
     text = " ".join(p["text"] for p in parts)
-    return f"{task['status']['state']}: {text}" if text else task["status"]["state"]
+    state = task["status"]["state"]
+    return f"{state}: {text}" if text else state

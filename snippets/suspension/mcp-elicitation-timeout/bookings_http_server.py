@@ -2,9 +2,9 @@
 for the party size (an elicitation), then says on its stdout what it did.
 
 late_answer.py and host_deadline.py start it with start_server() and stop
-it with stop_server(); it runs as a process of its own. Over HTTP, stdout is free for that log, and a
-client connects in a fraction of the time a freshly started stdio server
-takes, which matters when the connect has the same short limit as the call.
+it with stop_server(); it runs as a process of its own, already up when the
+toolkit connects (the connect has the same limit as the call). Over HTTP,
+its stdout is free for that log.
 """
 import asyncio
 import socket
