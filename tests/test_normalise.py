@@ -9,3 +9,8 @@ def test_volatile_values_are_replaced() -> None:
 def test_stable_text_is_untouched() -> None:
     text = "deployed to staging, approved by dana (call_1)"
     assert normalise(text) == text
+
+
+def test_uuids_are_replaced() -> None:
+    text = "A2A task 5ae034e0-c343-437b-afd1-ca5f23a20bff timed out after 500ms (state=input-required)"
+    assert normalise(text) == "A2A task <uuid> timed out after <duration> (state=input-required)"

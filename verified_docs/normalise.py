@@ -13,6 +13,8 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # and the ids of the Requests it makes from MCP elicitations: elc-<hex millis>-<counter>
     (re.compile(r"\belc-[0-9a-f]+-\d+\b"), "elc-<id>"),
     (re.compile(r"\bsk-mock-[0-9a-f]+\b"), "sk-mock-<key>"),
+    # random UUIDs, such as the A2A task ids toolnexus's server makes (uuid4)
+    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<uuid>"),
     (re.compile(r"\b(127\.0\.0\.1|localhost):\d+\b"), r"\1:<port>"),
     (re.compile(r"/tmp/verified-docs-[^/\s]+"), "<workdir>"),
     # durations such as 12ms, 0.25 s, 1.5s (whole seconds such as "1990s" are left alone)
@@ -21,7 +23,7 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 def normalise(text: str) -> str:
-    """``text`` with generated ids, ports, keys, temp dirs and durations replaced by placeholders."""
+    """``text`` with generated ids, UUIDs, ports, keys, temp dirs and durations replaced by placeholders."""
     for pattern, replacement in _RULES:
         text = pattern.sub(replacement, text)
     return text
