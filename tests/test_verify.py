@@ -200,3 +200,11 @@ def test_a_scenario_under_the_sleep_limit_passes(tmp_path: Path) -> None:
     program.write_text(program.read_text().replace("0.05", "0.02"))
     verdicts = verify_copy(folder, tmp_path / "snippets")
     assert [(v.passed, v.slept_s) for v in verdicts] == [(True, 0.09), (True, 0.09)], messages(verdicts)
+
+
+def test_only_the_examples_own_sleeps_count_and_a_cut_short_sleep_counts_what_it_lasted() -> None:
+    # 0.6 s asked for by an installed package (a server's idle loop) count for nothing; an
+    # endless sleep that a 0.05 s timeout cancels counts the time it lasted.
+    (v,) = verify_scenario(load_scenario(BROKEN / "broken/sleep-elsewhere", BROKEN))
+    assert v.passed, v.report()
+    assert 0.05 <= v.slept_s < 0.6  # were the package's 0.6 s counted, it would be at least 0.65

@@ -107,6 +107,9 @@ async def main() -> None:
             f" state {task['status']['state']}"
         )
 
+        # The server runs in this process: once on_task has run (after the
+        # task is saved), one poll finds it stopped, whatever the machine's load.
+        await asyncio.wait_for(halted.wait(), timeout=10)
         task = await poll_task(card["url"], task["id"])
         print(f"task state: {task['status']['state']}")
         print(f"message: {task['status']['message']['parts'][0]['text']}")
@@ -115,9 +118,6 @@ async def main() -> None:
             f" status fields: {sorted(task['status'])}"
         )
 
-        # on_task runs after the task is saved, so wait for it before reading
-        # what it saw.
-        await asyncio.wait_for(halted.wait(), timeout=10)
         result = finished[task["id"]]["result"]
         print(f"on_task: status={result.status} pending={result.pending}")
         # --8<-- [end:send]

@@ -87,9 +87,40 @@ def _emit_imports() -> None:
     _emit({"event": "imports", "files": sorted(files)})
 
 
-# Sleeps are counted, not timed: the seconds asked for are the same on a loaded machine, so the
-# build's limit on them (verify.SLEEP_LIMIT_S) cannot flake. Nothing is skipped or shortened.
+# Sleeps are counted from what was asked for, not timed: the seconds asked for are the same on a
+# loaded machine, so the build's limit on them (verify.SLEEP_LIMIT_S) cannot flake. An asyncio
+# sleep cut short by a cancellation counts only the time it lasted (`sleep(inf)` is a wait for
+# a cancel). Only sleeps called from the scenario's own code and from toolnexus count: a server
+# the program starts (uvicorn's loop wakes every 0.1 s) idles on its own time, not the example's.
 _SLEPT = {"seconds": 0.0, "calls": 0}
+_STDLIB = os.path.realpath(os.path.dirname(os.__file__)) + os.sep
+_WHERE: dict[str, str] = {}
+
+
+def _kind(file: str) -> str:
+    """"stdlib", "toolnexus", "package" (another installed one) or "own" (the example's)."""
+    kind = _WHERE.get(file)
+    if kind is None:
+        real = os.path.realpath(file)
+        installed = f"{os.sep}site-packages{os.sep}" in real or f"{os.sep}dist-packages{os.sep}" in real
+        if installed:
+            kind = "toolnexus" if f"{os.sep}toolnexus{os.sep}" in real else "package"
+        else:
+            kind = "stdlib" if real.startswith(_STDLIB) else "own"
+        _WHERE[file] = kind
+    return kind
+
+
+def _counts(frame) -> bool:
+    """Whether a sleep called from ``frame`` is the example's: the first caller outside the
+    standard library (past asyncio's own frames, to whoever runs the loop or awaits) is the
+    scenario's code or toolnexus."""
+    while frame is not None:
+        kind = _kind(frame.f_code.co_filename)
+        if kind != "stdlib":
+            return kind != "package"
+        frame = frame.f_back
+    return True
 
 
 def _count_sleep(seconds) -> None:
@@ -103,7 +134,8 @@ def _count_sleep(seconds) -> None:
 def _counting_time_sleep(real):
     @functools.wraps(real)
     def sleep(seconds):
-        _count_sleep(seconds)
+        if _counts(sys._getframe(1)):
+            _count_sleep(seconds)
         return real(seconds)
 
     return sleep
@@ -116,8 +148,16 @@ def _patch_asyncio_tasks(module) -> None:
 
     @functools.wraps(real)
     async def sleep(delay, result=None):
+        if not _counts(sys._getframe(1)):
+            return await real(delay, result)
+        start = time.monotonic()
+        try:
+            value = await real(delay, result)
+        except BaseException:
+            _count_sleep(min(float(delay), time.monotonic() - start))
+            raise
         _count_sleep(delay)
-        return await real(delay, result)
+        return value
 
     module.sleep = sleep
 
