@@ -107,8 +107,8 @@ async def main() -> None:
             f" state {task['status']['state']}"
         )
 
-        # The server runs in this process: once on_task has run (after the
-        # task is saved), one poll finds it stopped, whatever the machine's load.
+        # The server runs in this process: once on_task has run (after
+        # the task is saved), one poll finds it stopped, whatever the load.
         await asyncio.wait_for(halted.wait(), timeout=10)
         task = await poll_task(card["url"], task["id"])
         print(f"task state: {task['status']['state']}")
