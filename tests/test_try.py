@@ -85,6 +85,13 @@ def test_unknown_names_are_one_line_listing_the_valid_ones() -> None:
         assert (done.returncode, done.stdout, done.stderr.decode()) == (2, b"", f"verified_docs try: {message}\n")
 
 
+def test_a_folder_with_no_scenarios_says_where_to_run_from(tmp_path: Path) -> None:
+    done = try_("suspension/approval-gate", root=tmp_path, cwd=tmp_path)
+    assert (done.returncode, done.stderr.decode()) == (
+        2, "verified_docs try: unknown scenario 'suspension/approval-gate': no scenarios here; run it from the "
+           "site's repository folder (the one with snippets/ and mkdocs.yml)\n")
+
+
 def test_serve_on_a_port_that_is_taken_is_one_line() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -51,7 +51,10 @@ def choose(scenarios: list[Scenario], name: str, run_name: str | None = None) ->
         short = [s for s in scenarios if s.name.rsplit("/", 1)[-1] == name]
         scenario = short[0] if len(short) == 1 else None
     if scenario is None:
-        raise UsageError(f"unknown scenario {name!r}; known: {', '.join(sorted(by_name)) or '(none found)'}")
+        if not by_name:
+            raise UsageError(f"unknown scenario {name!r}: no scenarios here; run it from the site's repository "
+                             "folder (the one with snippets/ and mkdocs.yml)")
+        raise UsageError(f"unknown scenario {name!r}; known: {', '.join(sorted(by_name))}")
     if run_name is None:
         return Choice(scenario, None)
     for run in scenario.runs:
