@@ -50,27 +50,40 @@ def unaware_reviewer(request: Request) -> Answer:
 
 
 # --8<-- [start:watching]
+# One future per open Request, keyed by its id. Your UI resolves the future
+# with the person's Answer (approve or refuse) when they reply.
+replies: dict[str, asyncio.Future] = {}
+
+
 async def watching_reviewer(request: Request) -> Answer:
-    """Waits for the person or for the stop button, whichever comes first."""
-    person = asyncio.Event()  # set by your UI when the person answers
-    asyncio.get_running_loop().call_soon(stop.set)  # the user presses stop
-    waits = [
-        asyncio.ensure_future(person.wait()),
-        asyncio.ensure_future(stop.wait()),
-    ]
-    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-    for w in waits:
-        w.cancel()
+    """Waits for the person's Answer or for the stop button, whichever comes first."""
+    loop = asyncio.get_running_loop()
+    reply = replies.setdefault(request.id, loop.create_future())
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait([reply, stopped], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+        replies.pop(request.id, None)
     if stop.is_set():
+        reply.cancel()
         print("wait_for gives up: stop pressed")
         return Answer(id=request.id, ok=False, reason="cancelled")
-    return Answer(id=request.id, ok=True, data={"approver": "dana"})  # not run
+    return reply.result()  # not run
 # --8<-- [end:watching]
+
+
+# --8<-- [start:press-stop]
+async def user_presses_stop(request: Request) -> Answer:
+    """The demo's user: presses stop as soon as the question is open."""
+    asyncio.get_running_loop().call_soon(stop.set)
+    return await watching_reviewer(request)
+# --8<-- [end:press-stop]
 
 
 async def main(mode: str) -> None:
     toolkit = await create_toolkit(extra_tools=[deploy], builtins=False)
-    reviewers = {"unaware": unaware_reviewer, "watching": watching_reviewer}
+    reviewers = {"unaware": unaware_reviewer, "watching": user_presses_stop}
     reviewer = reviewers[mode]
     # --8<-- [start:run]
     client = create_client(

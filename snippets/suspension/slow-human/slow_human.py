@@ -54,16 +54,23 @@ async def slow_reviewer(request: Request) -> Answer:
 
 
 # --8<-- [start:person-limit]
+# One future per open Request, keyed by its id. Your UI resolves the future
+# with the person's Answer (approve or refuse) when they reply.
+replies: dict[str, asyncio.Future] = {}
+
+
 async def limited_reviewer(request: Request) -> Answer:
-    """Waits for the person up to their own limit, then lets it expire."""
+    """Waits for the person's Answer up to their own limit, then lets it expire."""
     print(f"reviewer asked: {request.prompt}")
-    answered = asyncio.Event()  # your UI sets it when the person answers
+    loop = asyncio.get_running_loop()
+    reply = replies.setdefault(request.id, loop.create_future())
     try:
-        await asyncio.wait_for(answered.wait(), timeout=PERSON_LIMIT_S)
+        return await asyncio.wait_for(reply, timeout=PERSON_LIMIT_S)
     except asyncio.TimeoutError:
         print("no answer in time: the request expires")
         return Answer(id=request.id, ok=False, reason="expired")
-    return Answer(id=request.id, ok=True, data={"approver": "dana"})  # not run
+    finally:
+        replies.pop(request.id, None)
 # --8<-- [end:person-limit]
 
 
