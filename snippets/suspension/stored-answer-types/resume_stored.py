@@ -1,11 +1,12 @@
 """A stored Answer whose ok was written as the string "false" (a form field,
 a spreadsheet cell) is handed to the run.
 
-Usage: python resume_stored.py trusting|checked text|bool
-  trusting  rebuild the Answer with Answer(**json.loads(row)) and resume;
-  checked   check the row's types first, and refuse to resume on a bad one;
+Usage: python resume_stored.py trusting|checked text|bool|extra
+  trusting  rebuild the Answer with Answer(**json.loads(row)) and hand it on;
+  checked   check the row's keys and types first, and refuse a bad one;
   text      the row the form wrote, ok as the text "false";
-  bool      the same refusal with ok as a JSON boolean.
+  bool      the same refusal with ok as a JSON boolean;
+  extra     that row with a key the form added (note).
 """
 import asyncio
 import json
@@ -41,21 +42,31 @@ ROWS = {
     ' "reason": "declined"}',
     "bool": '{"id": "drop-orders", "ok": false, "data": null,'
     ' "reason": "declined"}',
+    "extra": '{"id": "drop-orders", "ok": false, "data": null,'
+    ' "reason": "declined", "note": "not during office hours"}',
 }
 
 
 # --8<-- [start:checked]
+CHECKS = {
+    "id": lambda v: isinstance(v, str),
+    "ok": lambda v: isinstance(v, bool),
+    "data": lambda v: v is None or isinstance(v, dict),
+    "reason": lambda v: v in (None, "declined", "cancelled", "expired"),
+}
+
+
 def load_answer(row: str) -> Answer:
-    """Rebuild a stored Answer, refusing values of the wrong type
-    (ValueError), since the Answer dataclass checks none."""
+    """Rebuild a stored Answer from its JSON row, or raise ValueError naming
+    what is wrong: the Answer dataclass checks no value, and would refuse an
+    unknown key with a TypeError instead."""
     fields = json.loads(row)
-    expected = {"id": str, "ok": bool, "data": (dict, type(None))}
-    wrong = [
-        key for key, kind in expected.items()
-        if not isinstance(fields.get(key), kind)
-    ]
+    unknown = sorted(set(fields) - set(CHECKS))
+    if unknown:
+        raise ValueError(f"unknown keys {unknown} in {row}")
+    wrong = [key for key, check in CHECKS.items() if not check(fields.get(key))]
     if wrong:
-        raise ValueError(f"wrong type for {', '.join(wrong)} in {row}")
+        raise ValueError(f"wrong value for {', '.join(wrong)} in {row}")
     return Answer(**fields)
 # --8<-- [end:checked]
 
@@ -66,12 +77,18 @@ async def main(mode: str, row: str) -> None:
         try:
             answer = load_answer(ROWS[row])
         except ValueError as e:
-            print(f"not resumed: {e}")
+            print(f"row refused: {e}")
             return
     else:
         answer = Answer(**json.loads(ROWS[row]))
 
     def one_shot(request: Request) -> Answer:
+        # toolnexus does not compare the ids: hand the stored Answer only
+        # to the Request it was given for.
+        if request.id != answer.id:
+            raise LookupError(  # not run: the model asks for orders again
+                f"answer {answer.id} is not for request {request.id}"
+            )
         return answer
 
     toolkit = await create_toolkit(extra_tools=[drop_table], builtins=False)
@@ -82,6 +99,9 @@ async def main(mode: str, row: str) -> None:
         model="gpt-4o-mini",
         wait_for=one_shot,
     )
+    # A fresh run stands in for the resume here (Answer later rewinds a
+    # parked transcript): the model asks to drop orders again, and the
+    # tool's Request gets the same id as the stored one.
     result = await client.run("Drop the orders table.", toolkit)
     print(f"status={result.status}: {result.text}")
     # --8<-- [end:resume]
