@@ -56,12 +56,15 @@ replies: dict[str, asyncio.Future] = {}
 
 
 async def watching_reviewer(request: Request) -> Answer:
-    """Waits for the person's Answer or for the stop button, whichever comes first."""
+    """Waits for the person's Answer or for the stop button, whichever is
+    first."""
     loop = asyncio.get_running_loop()
     reply = replies.setdefault(request.id, loop.create_future())
     stopped = asyncio.ensure_future(stop.wait())
     try:
-        await asyncio.wait([reply, stopped], return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait(
+            [reply, stopped], return_when=asyncio.FIRST_COMPLETED
+        )
     finally:
         stopped.cancel()
         replies.pop(request.id, None)

@@ -60,7 +60,8 @@ replies: dict[str, asyncio.Future] = {}
 
 
 async def limited_reviewer(request: Request) -> Answer:
-    """Waits for the person's Answer up to their own limit, then lets it expire."""
+    """Waits for the person's Answer up to their own limit, then lets it
+    expire."""
     print(f"reviewer asked: {request.prompt}")
     loop = asyncio.get_running_loop()
     reply = replies.setdefault(request.id, loop.create_future())

@@ -64,7 +64,9 @@ def load_answer(row: str) -> Answer:
     unknown = sorted(set(fields) - set(CHECKS))
     if unknown:
         raise ValueError(f"unknown keys {unknown} in {row}")
-    wrong = [key for key, check in CHECKS.items() if not check(fields.get(key))]
+    wrong = [
+        key for key, check in CHECKS.items() if not check(fields.get(key))
+    ]
     if wrong:
         raise ValueError(f"wrong value for {', '.join(wrong)} in {row}")
     return Answer(**fields)
