@@ -94,7 +94,8 @@ def scenarios_at(root: Path, rev: str, into: Path) -> list:
     return discover_project(into)
 
 
-def verify_timed(scenarios: list, repeats: int, *, sleep_limit: bool = True) -> tuple[list[float], list[float]]:
+def verify_timed(scenarios: list, repeats: int, *, sleep_limit: bool = True,
+                 estimates: dict[str, float] | None = None) -> tuple[list[float], list[float]]:
     """Wall seconds of ``repeats`` warm verifications of ``scenarios`` (the verify stage of
     ``nox -s docs``, every pass), and the programs' own seconds in each, summed. Failures are
     timed like passes; ``sleep_limit=False`` lifts the sleep limit, which an older revision's
@@ -107,7 +108,7 @@ def verify_timed(scenarios: list, repeats: int, *, sleep_limit: bool = True) -> 
     try:
         for _ in range(repeats):
             start = time.perf_counter()
-            got = [v for vs in verify_all(scenarios, warm=True).values() for v in vs]
+            got = [v for vs in verify_all(scenarios, warm=True, estimates=estimates).values() for v in vs]
             walls.append(time.perf_counter() - start)
             owns.append(sum(v.own_s or 0.0 for v in got))
     finally:
@@ -121,13 +122,15 @@ def main(root: Path, repeats: int = 3) -> int:
     env["NO_MKDOCS_2_WARNING"] = "1"
     cores = os.cpu_count() or 1
     scenarios = discover_project(root)
+    # Longest first, from the last build's ledger, as `nox -s docs` schedules them (pipeline.py).
+    estimates = ledger.durations(root / ledger.DEFAULT_LEDGER)
 
     imports = [_timed([sys.executable, "-c", "import toolnexus"], root) for _ in range(repeats)]
     warm_totals, cold_totals, overheads, own_sums, verdicts = [], [], [], [], []
     for _ in range(repeats):
         for warm, totals in ((True, warm_totals), (False, cold_totals)):
             start = time.perf_counter()
-            got = [v for vs in verify_all(scenarios, warm=warm).values() for v in vs]
+            got = [v for vs in verify_all(scenarios, warm=warm, estimates=estimates).values() for v in vs]
             totals.append(time.perf_counter() - start)
             failed = [v.test_id for v in got if not v.passed]
             if failed:
@@ -148,14 +151,14 @@ def main(root: Path, repeats: int = 3) -> int:
     try:
         for _ in range(repeats):
             start = time.perf_counter()
-            verify_all(scenarios, warm=True)
+            verify_all(scenarios, warm=True, estimates=estimates)
             without_checks.append(time.perf_counter() - start)
     finally:
         verify_mod.line_coverage.environment, verify_mod._reply_pass = real_env, real_pass
 
     with tempfile.TemporaryDirectory() as tmp:
         base = scenarios_at(root, CHAPTER_BASE, Path(tmp))
-        base_walls, base_owns = verify_timed(base, repeats, sleep_limit=False)
+        base_walls, base_owns = verify_timed(base, repeats, sleep_limit=False, estimates=estimates)
         base_runs = sum(len(s.runs) for s in base)
 
     with tempfile.TemporaryDirectory() as tmp:
