@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--only", metavar="GLOB", default="*",
                         help="verify only scenarios whose name matches (fnmatch), e.g. 'suspension/answer-*'")
     verify.add_argument("--jobs", "-j", type=int, default=None,
-                        help="scenarios verified at once (default: one per CPU core)")
+                        help="scenarios verified at once (default: two per CPU core)")
     verify.add_argument("--report", type=Path, default=None,
                         help="also write a JSON report (scenario -> passed) for the release matrix")
     verify.add_argument("--update-outputs", action="store_true",

@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="project root, a directory holding mkdocs.yml (default: the current directory)")
     parser.add_argument("--force", action="store_true",
                         help="run every scenario and fence even when unchanged since they passed (always so under CI)")
-    parser.add_argument("--jobs", "-j", type=int, default=None, help="scenarios verified at once (default: cores)")
+    parser.add_argument("--jobs", "-j", type=int, default=None, help="scenarios verified at once (default: two per CPU core)")
     parser.add_argument("--languages", default=",".join(LANGUAGES),
                         help=f"comma-separated languages to verify (known: {', '.join(LANGUAGES)})")
     args = parser.parse_args(argv)

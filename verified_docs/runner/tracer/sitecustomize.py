@@ -75,16 +75,42 @@ def start_coverage(env) -> None:
     atexit.register(save)
 
 
+# Module file -> its real path, or None when it is not a file or lies inside the interpreter's own
+# folders. Filled by warm() in the fork server's worker for the ~680 modules it preloads, so a
+# child resolves only the modules its program adds (resolving all of them took 11 ms per run).
+_REAL_FILES: dict[str, str | None] = {}
+
+
+def _outside_file(file: str, own: tuple[str, ...]) -> str | None:
+    if file not in _REAL_FILES:
+        real = os.path.realpath(file) if os.path.isfile(file) else None
+        _REAL_FILES[file] = real if real and not real.startswith(own) else None
+    return _REAL_FILES[file]
+
+
+def _own_folders() -> tuple[str, ...]:
+    return tuple(os.path.realpath(p) + os.sep for p in {sys.prefix, sys.base_prefix, os.path.dirname(__file__)})
+
+
+def _module_files() -> list[str]:
+    return [f for f in (getattr(m, "__file__", None) for m in list(sys.modules.values())) if isinstance(f, str)]
+
+
 def _emit_imports() -> None:
-    own = tuple(os.path.realpath(p) + os.sep for p in {sys.prefix, sys.base_prefix, os.path.dirname(__file__)})
-    files = set()
-    for module in list(sys.modules.values()):
-        file = getattr(module, "__file__", None)
-        if isinstance(file, str) and os.path.isfile(file):
-            real = os.path.realpath(file)
-            if not real.startswith(own):
-                files.add(real)
+    own = _own_folders()
+    files = {real for real in (_outside_file(f, own) for f in _module_files()) if real}
     _emit({"event": "imports", "files": sorted(files)})
+
+
+def warm() -> None:
+    """In the fork server's worker, once its modules are imported and before it forks: do the
+    work each child would otherwise repeat on the modules it inherits. Resolves their files for
+    the ``imports`` event, and fills ``inspect``'s module-to-file map, which coverage.py builds
+    on its first ``inspect.stack()`` (its collector calls it at start: 34 ms per run)."""
+    own = _own_folders()
+    for file in _module_files():
+        _outside_file(file, own)
+    inspect.stack()
 
 
 # Sleeps are counted from what was asked for, not timed: the seconds asked for are the same on a

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import atexit
 import faulthandler
+import gc
 import glob
 import builtins
 import ctypes
@@ -259,9 +260,17 @@ def _become_subreaper() -> None:
 
 
 def _children() -> list[tuple[int, str, int]]:
-    """(pid, state, process group) of each process whose parent is this one, from /proc."""
-    me, found = os.getpid(), []
-    for stat in glob.glob("/proc/[0-9]*/stat"):
+    """(pid, state, process group) of each process whose parent is this one, from /proc: the
+    kernel's list of this (single-threaded) process's children where it keeps one, else a scan
+    of every process's stat (1.3 ms with 70 processes, more on a busy CI runner)."""
+    me = os.getpid()
+    try:
+        with open(f"/proc/{me}/task/{me}/children", encoding="ascii") as f:
+            stats = [f"/proc/{pid}/stat" for pid in f.read().split()]
+    except OSError:
+        stats = glob.glob("/proc/[0-9]*/stat")
+    found = []
+    for stat in stats:
         try:
             with open(stat, encoding="ascii", errors="replace") as f:
                 fields = f.read().rpartition(")")[2].split()
@@ -294,6 +303,11 @@ def _end_orphans(group: int) -> list[int]:
 
 def main(socket_path: str) -> None:
     _preload()
+    sitecustomize.warm()
+    # Move everything imported so far out of the collector's reach, as gc.freeze's documentation
+    # advises before forking: a child's full collection would otherwise walk (and so copy, page by
+    # page) every object it inherited, 27 ms here, time a fresh `python program` never spends.
+    gc.freeze()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # supervisors are reaped by the kernel
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
