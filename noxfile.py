@@ -149,9 +149,10 @@ def _compare_with_pypi(session: nox.Session, measured: list[str]) -> None:
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
-    """Print benchmark figures side by side from one run (medians, min, max) against the speed targets."""
+    """Print benchmark figures side by side from one run (medians, min, max) against the speed targets
+    (`-- author-loop`: only the author loop's save-to-reloaded-page figure)."""
     _install(session, "-e", ".[docs]", "nox", "uv")  # it times `nox -s docs` itself
-    session.run("python", "-m", "verified_docs.bench", env=QUIET_MKDOCS)
+    session.run("python", "-m", "verified_docs.bench", *session.posargs, env=QUIET_MKDOCS)
 
 
 @nox.session(default=False)
