@@ -98,6 +98,20 @@ def test_a_save_that_breaks_shows_the_report_on_every_page_until_a_save_fixes_it
         assert passed(project)
 
 
+def test_a_page_that_breaks_the_strict_build_shows_its_warning(project: Path) -> None:
+    with serving(project) as served:
+        assert served.next_epoch(0)["ok"] is True, served.printed()
+        edit(project / "docs" / "other.md", "No example on this page.", "See [the missing page](missing.md).")
+        broken = served.next_epoch(1)
+        assert broken["ok"] is False and broken["reverified"] == {}
+        assert broken["report"].splitlines() == [
+            "WARNING -  Doc file 'other.md' contains a link 'missing.md', but the target is not found among "
+            "documentation files.",
+            "[serve] not verified: mkdocs build --strict failed: Aborted with 1 warnings in strict mode!"]
+        code, page = served.get("other/")
+        assert code == 200 and BANNER_ID in page and "No example on this page." in page  # the last that passed
+
+
 def test_a_malformed_scenario_is_reported_at_its_line_and_served_before_anything_passed(project: Path) -> None:
     yaml = project / "snippets" / NAME / "scenario.yaml"
     text = yaml.read_text(encoding="utf-8")

@@ -216,7 +216,17 @@ def make_server(site: Path, state: LoopState, host: str, port: int) -> http.serv
             self.wfile.write(body)
 
     # Its request threads are daemons: an open page's long poll does not keep the process alive.
-    return http.server.ThreadingHTTPServer((host, port), Handler)
+    return _Server((host, port), Handler)
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        import sys
+
+        # A page closed or reloaded while its long poll was open: nothing to report. Anything
+        # else is printed as usual (it would also show in a running cycle's report).
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
 
 
 def url_of(server: http.server.ThreadingHTTPServer) -> str:
