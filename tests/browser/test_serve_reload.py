@@ -49,6 +49,12 @@ def test_an_open_page_reloads_after_a_save_and_carries_the_banner_while_it_is_br
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / "serve-banner-desktop.png"))
             assert served.proc.poll() is None
+            # Material's instant navigation fetches the next page itself: it must carry the banner too.
+            page.get_by_role("link", name="Other").first.click()
+            page.wait_for_url("**/other/")
+            assert banner.is_visible() and "The last save failed verification at" in banner.inner_text()
+            page.go_back()
+            page.wait_for_url(served.url)
 
             with page.expect_event("load", timeout=CYCLE_MS):
                 edit(project / PROGRAM, BROKEN, PRINTED)
