@@ -75,10 +75,12 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def serve(session: nox.Session) -> None:
-    """Verify every example, then preview the site at http://127.0.0.1:8000 (re-run to re-verify)."""
+    """Preview the site at http://127.0.0.1:8000 and verify again on every save (`-- -a HOST:PORT` for another address).
+
+    Watches snippets/, examples/, rules/ and docs/: only the scenarios whose inputs changed run
+    again (the result cache answers the rest); a failure is shown on every page until fixed."""
     _install(session, "-e", ".[docs]")
-    session.run("python", "-m", "verified_docs", "verify")
-    session.run("python", "-m", "mkdocs", "serve", "--strict", *session.posargs, env=QUIET_MKDOCS)
+    session.run("python", "-m", "verified_docs", "serve", *session.posargs, env=QUIET_MKDOCS)
 
 
 @nox.session(name="update-outputs", default=False)
@@ -147,9 +149,10 @@ def _compare_with_pypi(session: nox.Session, measured: list[str]) -> None:
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
-    """Print benchmark figures side by side from one run (medians, min, max) against the speed targets."""
+    """Print benchmark figures side by side from one run (medians, min, max) against the speed targets
+    (`-- author-loop`: only the author loop's save-to-reloaded-page figure)."""
     _install(session, "-e", ".[docs]", "nox", "uv")  # it times `nox -s docs` itself
-    session.run("python", "-m", "verified_docs.bench", env=QUIET_MKDOCS)
+    session.run("python", "-m", "verified_docs.bench", *session.posargs, env=QUIET_MKDOCS)
 
 
 @nox.session(default=False)

@@ -10,26 +10,34 @@ targets met or missed:
 - the mock model's round trips per second;
 - what line coverage and the reply pass add to verification, against a cold ``nox -s docs``;
 - what the production chapter (issue 13) added to the verify stage, against what its programs
-  themselves do: the scenarios of :data:`CHAPTER_BASE` verified by the same code, then today's.
+  themselves do: the scenarios of :data:`CHAPTER_BASE` verified by the same code, then today's;
+- the author loop: save to reloaded page for a one-line edit of one snippet under
+  ``nox -s serve`` (:func:`save_to_reload`, on a copy of the project), against that scenario's
+  own verify time plus a no-op ``nox -s docs``.
 
 "The programs' own work" is always taken from that one-at-a-time pass: verifying several
 scenarios at once (as the build does) stretches each program's wall time while it waits for a
 core, which would inflate the very budget the build is measured against.
 
 Ratios are what to compare: this machine is shared, so absolute seconds drift between runs.
-Run as ``nox -s bench`` (it needs nox itself to time ``nox -s docs``).
+Run as ``nox -s bench`` (it needs nox itself to time ``nox -s docs``); ``nox -s bench --
+author-loop`` prints only the author loop's figure and target.
 """
 from __future__ import annotations
 
 import http.client
 import json
 import os
+import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from pathlib import Path
 
 from . import ledger
@@ -42,6 +50,15 @@ CACHES = (Path("build") / "cache",)
 # `main` just before the production chapter (issue 13): the verify stage may grow past it by no
 # more than the added programs' own work spread over the machine's cores.
 CHAPTER_BASE = "17502ea"
+# The author loop's edit: one line of one snippet's shown section, which the page shows.
+LOOP_SCENARIO = "suspension/approval-gate"
+LOOP_FILE = Path("snippets/suspension/approval-gate/approval_gate.py")
+LOOP_LINE = "# First call: nothing has been approved yet, so suspend with a Request."
+LOOP_PAGE = "suspension/approval-gate/"
+# What of the project the author loop's copy needs; build/cache and build/vendor make its first
+# cycle warm (that cycle is not timed).
+LOOP_COPY = ("snippets", "examples", "rules", "docs", "verified_docs", "mkdocs.yml", "pyproject.toml",
+             "conftest.py", "build/cache", "build/vendor", "build/verified-ledger.json")
 
 
 def _timed(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
@@ -123,10 +140,118 @@ def verify_timed(scenarios: list, repeats: int, *, sleep_limit: bool = True, job
     return walls, owns, verdicts
 
 
+def _get(url: str, timeout: float = 60.0) -> str:
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return r.read().decode("utf-8")
+
+
+def _collect(stream, into: list[str]) -> None:
+    for line in stream:
+        into.append(line)
+
+
+def _copy_project(root: Path, into: Path) -> Path:
+    for rel in LOOP_COPY:
+        src, dst = root / rel, into / rel
+        if src.is_dir():
+            shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__"))
+        elif src.is_file():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst)
+    return into
+
+
+def save_to_reload(root: Path, repeats: int, env: dict[str, str], timeout_s: float = 300.0) -> tuple[list[float], list[dict]]:
+    """Seconds from saving a one-line edit of :data:`LOOP_FILE` to the served page showing it,
+    ``repeats`` times, and the server's account of each cycle (``/.verified-docs/state``).
+
+    ``python -m verified_docs serve`` (port 0) runs on a copy of the project in a temporary
+    folder, never the real tree. Each edit writes a line not seen before (so the result cache
+    cannot answer it). The clock runs from just before the write until the server's reload
+    answer (the long poll open pages wait on) says the cycle is done and a GET of the page holds
+    the new line: the moment a browser's reload would show it, without the browser's own
+    rendering. Raises :class:`RuntimeError` when a cycle fails or takes over ``timeout_s``."""
+    with tempfile.TemporaryDirectory(prefix="verified-docs-loop-") as tmp:
+        copy = _copy_project(root, Path(tmp) / "project")
+        proc = subprocess.Popen([sys.executable, "-m", "verified_docs", "serve", "-a", "127.0.0.1:0"], cwd=copy,
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                start_new_session=True)
+        lines: list[str] = []
+        reader = threading.Thread(target=_collect, args=(proc.stdout, lines), daemon=True)
+        reader.start()
+        try:
+            deadline = time.monotonic() + 60
+            while not (found := re.search(r"\[serve\] serving (http://\S+/)", "".join(lines))):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"serve did not start:\n{''.join(lines)[-3000:]}")
+                time.sleep(0.05)
+            url = found.group(1)
+
+            def cycle_after(epoch: int) -> dict:
+                end = time.monotonic() + timeout_s
+                while int(_get(f"{url}.verified-docs/reload?epoch={epoch}", timeout=40)) <= epoch:
+                    if time.monotonic() > end or proc.poll() is not None:
+                        raise RuntimeError(f"no cycle finished after epoch {epoch}:\n{''.join(lines)[-3000:]}")
+                state = json.loads(_get(f"{url}.verified-docs/state"))
+                if not state["ok"]:
+                    raise RuntimeError(f"the author loop's cycle failed:\n{state['report']}")
+                return state
+
+            epoch = cycle_after(0)["epoch"]
+            program = copy / LOOP_FILE
+            text = program.read_text(encoding="utf-8")
+            samples, states = [], []
+            for i in range(repeats):
+                line = LOOP_LINE.replace("nothing has been approved yet", f"nothing approved yet (edit {i + 1})")
+                start = time.perf_counter()
+                program.write_text(text.replace(LOOP_LINE, line), encoding="utf-8")
+                state = cycle_after(epoch)
+                if line not in _get(url + LOOP_PAGE):
+                    raise RuntimeError(f"{url}{LOOP_PAGE} does not show the edited line after the reload")
+                samples.append(time.perf_counter() - start)
+                states.append(state)
+                epoch = state["epoch"]
+            return samples, states
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    pass
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # whatever of its own process group is left
+            except ProcessLookupError:
+                pass
+            proc.wait()
+
+
+def author_loop_figures(root: Path, repeats: int, env: dict[str, str], docs_noop: list[float] | None = None) -> None:
+    """Print the author loop's figure and its target: at most 2 s, or 1.5 x (that scenario's
+    own verify time + a no-op ``nox -s docs``), whichever is larger. ``docs_noop``: no-op
+    ``nox -s docs`` seconds measured already (else measured here)."""
+    if docs_noop is None:
+        nox = [sys.executable, "-m", "nox", "-f", str(root / "noxfile.py"), "-s", "docs"]
+        _timed(nox, root, env)  # brings build/ up to date, so the next ones are no-ops
+        docs_noop = [_timed(nox, root, env) for _ in range(repeats)]
+    (scenario,) = [s for s in discover_project(root) if s.name == LOOP_SCENARIO]
+    own, _, _ = verify_timed([scenario], repeats)
+    loop, states = save_to_reload(root, repeats, env)
+    verify_s, noop = statistics.median(own), statistics.median(docs_noop)
+    target = max(2.0, 1.5 * (verify_s + noop))
+    print(f"verify {LOOP_SCENARIO:<23}{_stats(own)}")
+    print(f"save to reloaded page, 1 line  {_stats(loop)}  (serve on a copy; until the reload answer "
+          f"and the page holds the line)")
+    parts = [f"verify {st['verify_s']:.2f}s + render {st['render_s']:.2f}s" for st in states]
+    print(f"  its cycles, as the server timed them: {'; '.join(parts)}")
+    print(f"  author loop: save to reloaded page / max(2 s, 1.5 x ({LOOP_SCENARIO} verify + no-op docs)) = "
+          f"{statistics.median(loop):.2f}s / max(2, 1.5 x ({verify_s:.2f}s + {noop:.2f}s)) = {target:.2f}s: "
+          f"{_verdict(statistics.median(loop) <= target)}")
+
+
 def main(root: Path, repeats: int = 3) -> int:
     root = root.resolve()
-    env = {k: v for k, v in os.environ.items() if k != "CI"}  # CI forces full runs; the no-op must not
-    env["NO_MKDOCS_2_WARNING"] = "1"
+    env = _env()
     cores = os.cpu_count() or 1
     scenarios = discover_project(root)
     # Longest first, from the last build's ledger, as `nox -s docs` schedules them (pipeline.py).
@@ -221,8 +346,20 @@ def main(root: Path, repeats: int = 3) -> int:
     print(f"  production chapter: verify stage growth since {CHAPTER_BASE} ({base_runs} -> {runs} runs) / "
           f"added programs' own work / {cores} cores = {grown:.2f}s / {added:.2f}s = "
           f"{grown / added if added > 0 else float('inf'):.2f} (<= 1.0): {_verdict(grown <= added)}")
+    author_loop_figures(root, repeats, env, docs_noop)
     return 0
 
 
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "CI"}  # CI forces full runs; the no-op must not
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    return env
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["author-loop"]:
+        author_loop_figures(Path.cwd().resolve(), 3, _env())
+        sys.exit(0)
+    if sys.argv[1:]:
+        sys.exit(f"usage: python -m verified_docs.bench [author-loop]; got {' '.join(sys.argv[1:])}")
     sys.exit(main(Path.cwd()))

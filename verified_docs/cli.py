@@ -1,4 +1,4 @@
-"""Command line: ``python -m verified_docs verify [--update-outputs]``, ``try <scenario>``, ``build``, ...
+"""Command line: ``python -m verified_docs verify [--update-outputs]``, ``try <scenario>``, ``build``, ``serve``, ...
 
 Used by the nox sessions; prints one line per run and every problem, and exits 1 when any run
 failed or 2 on bad input (a malformed scenario, an unknown language).
@@ -87,13 +87,19 @@ def main(argv: list[str] | None = None) -> int:
     tryit.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
     sub.add_parser("build", add_help=False, help="verify, run the docs' fences, build strictly, guard, publish "
                    "(python -m verified_docs build --help)")
+    sub.add_parser("serve", add_help=False, help="serve the site and verify again on every save "
+                   "(python -m verified_docs serve --help)")
     args, rest = parser.parse_known_args(argv)
-    if args.command != "build" and rest:
+    if args.command not in ("build", "serve") and rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "build":
         from .pipeline import main as build_main
 
         return build_main(rest)
+    if args.command == "serve":
+        from .author_loop import main as serve_main
+
+        return serve_main(rest)
     if args.command == "mutate":
         return _mutate(args)
     if args.command == "matrix":
