@@ -17,7 +17,7 @@ from pathlib import Path
 from . import cache as cache_mod
 from . import ledger as ledger_mod
 from . import matrix
-from .errors import SourceError
+from .errors import SourceError, annotate
 from .runner.languages import LANGUAGES
 from .scenario import discover_project
 from .verify import verify_all
@@ -115,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         scenarios = discover_project(root)
     except SourceError as e:
         print(e, file=sys.stderr)
+        annotate(e.problems, "bad input")
         return 2
     scenarios = [s for s in scenarios if fnmatch.fnmatch(s.name, args.only)]
     if not scenarios:
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{mark} {v.test_id} ({'cached' if name in cached else f'{v.duration_s:.2f}s'})")
             if not v.passed:
                 print("\n".join("     " + line for line in v.report().splitlines()[1:]))
+                annotate(v.problems, f"verification failed: {v.test_id}")
     ledger = ledger_mod.build(verdicts, root)
     if args.only != "*":  # keep what an earlier full run recorded for the other scenarios
         try:
@@ -222,6 +224,7 @@ def _guard(args: argparse.Namespace) -> int:
     problems += unrendered_claims(args.site, root / "docs")
     for p in problems:
         print(p, file=sys.stderr)
+    annotate(problems, "guard: not verified in this build")
     if checked == 0:
         print(f"{args.site}: no code blocks at all; is this a built site?", file=sys.stderr)
         return 1
@@ -257,6 +260,7 @@ def _matrix(args: argparse.Namespace) -> int:
     problems = matrix.check_since(results, scenarios)
     for p in coverage + problems:
         print(p, file=sys.stderr)
+    annotate(coverage + problems, "release matrix")
     uneven = [n for n in results.scenarios if results.fails_after_since(n)]
     print(f"release matrix: {len(results.releases)} releases ({matrix.span(results.releases)}) x "
           f"{len(results.scenarios)} scenarios; {len(problems)} contrary to their declared 'since'; "
