@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -125,10 +126,17 @@ def update_outputs(session: nox.Session) -> None:
 
 @nox.session(name="release-matrix", default=False)
 def release_matrix(session: nox.Session) -> None:
-    """Verify every scenario on each release in rules/releases.txt and the pinned one (only releases whose inputs changed; `-- --force` runs all); fail where a 'since' is wrong."""
+    """Verify every scenario on each release in rules/releases.txt and the pinned one (only releases whose inputs changed; `-- --force` runs all); fail where a 'since' is wrong.
+
+    `-- --newest` is the new-release alarm instead: verify every scenario on the newest
+    toolnexus on PyPI, report those whose evidence or output changed against the pin and the
+    pages and claims resting on them, and fail when any did (`-- --release=X.Y.Z` compares
+    that release instead)."""
     start = time.monotonic()
     # Everything from uv.lock but toolnexus, which each release below brings (uv pip install).
     _install(session, "--no-install-package", "toolnexus")
+    if "--newest" in session.posargs or any(a.startswith("--release=") for a in session.posargs):
+        return _release_alarm(session)
     out = ROOT / "build" / "matrix"
     plan = session.run("python", "-m", "verified_docs", "matrix-plan", "--reports", str(out), silent=True)
     planned = [line.split() for line in plan.splitlines() if re.match(r"^[0-9.]+ (run|cached)", line)]
@@ -159,22 +167,74 @@ def release_matrix(session: nox.Session) -> None:
                 f"({'; '.join(timings)})")
 
 
-def _compare_with_pypi(session: nox.Session, measured: list[str]) -> None:
-    """Fail when PyPI serves a release between the first measured one and the pin that the
-    matrix would skip. Uses nox's own pip (`pip index versions`); when that cannot answer
-    (offline, no pip), say so and go on."""
+def _release_key(version: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in version.split("."))
+
+
+def _pypi_releases(session: nox.Session) -> list[str] | str:
+    """The X.Y.Z releases of toolnexus PyPI serves, newest first, or why they are not known.
+    Uses nox's own pip (`pip index versions`)."""
     try:
         text = session.run(sys.executable, "-m", "pip", "index", "versions", "toolnexus",
                            external=True, silent=True, log=False)
     except CommandFailed:
-        session.warn("could not ask PyPI which toolnexus releases exist; the release list was not compared")
-        return
+        return "could not ask PyPI which toolnexus releases exist"
     found = re.search(r"Available versions:\s*(.+)", text or "")
     if found is None:
-        session.warn(f"`pip index versions toolnexus` said something unexpected; list not compared:\n{text}")
-        return
-    key = lambda v: tuple(int(x) for x in v.split("."))  # noqa: E731
+        return f"`pip index versions toolnexus` said something unexpected:\n{text}"
     served = [v.strip() for v in found.group(1).split(",") if re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", v.strip())]
+    return sorted(served, key=_release_key, reverse=True)
+
+
+def _release_alarm(session: nox.Session) -> None:
+    """`release-matrix -- --newest`: the pinned release's report (kept in build/matrix/ while its
+    inputs are unchanged, else verified now) against a fresh one on the newest release."""
+    import tomllib
+
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    pin = next(d.split("==", 1)[1].strip() for d in deps if d.replace(" ", "").startswith("toolnexus=="))
+    chosen = [a.split("=", 1)[1] for a in session.posargs if a.startswith("--release=")]
+    if chosen:
+        target = chosen[-1]
+    else:
+        served = _pypi_releases(session)
+        if isinstance(served, str):
+            session.error(f"{served}; the new-release alarm needs PyPI")
+        target = served[0]
+    out = ROOT / "build" / "matrix"
+    plan = session.run("python", "-m", "verified_docs", "matrix-plan", "--reports", str(out), silent=True)
+    pin_cached = any(line.split()[:2] == [pin, "cached"] for line in plan.splitlines())
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if target == pin:
+        session.log(f"release alarm: toolnexus {pin}, the pin, is still the newest release on PyPI; nothing to compare")
+        if summary:
+            with open(summary, "a", encoding="utf-8") as f:
+                f.write(f"### toolnexus {pin} is still the newest release\n\nThe pin is the newest release on PyPI; "
+                        "nothing to compare.\n")
+        return
+    reports = {}
+    for release in dict.fromkeys([pin, target]):
+        report = out / f"{release}.json"
+        if release == pin and pin_cached:
+            session.log(f"toolnexus {pin}: inputs unchanged since it was measured; report kept")
+        else:
+            session.install(f"toolnexus=={release}", *MATRIX_CONSTRAINTS)
+            report.unlink(missing_ok=True)
+            session.run("python", "-m", "verified_docs", "verify", "--report", str(report),
+                        "--ledger", str(out / f"{release}-ledger.json"), success_codes=[0, 1])
+        reports[release] = report
+    session.run("python", "-m", "verified_docs", "release-alarm", "--pinned", str(reports[pin]),
+                "--newest", str(reports[target]))
+
+
+def _compare_with_pypi(session: nox.Session, measured: list[str]) -> None:
+    """Fail when PyPI serves a release between the first measured one and the pin that the
+    matrix would skip; when PyPI cannot answer (offline, no pip), say so and go on."""
+    served = _pypi_releases(session)
+    if isinstance(served, str):
+        session.warn(f"{served}; the release list was not compared")
+        return
+    key = _release_key
     skipped = sorted((v for v in served if key(measured[0]) <= key(v) <= key(measured[-1]) and v not in measured), key=key)
     if skipped:
         session.error(f"PyPI serves toolnexus {', '.join(skipped)}, which rules/releases.txt does not list")
