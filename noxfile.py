@@ -95,7 +95,7 @@ def _ensure_actionlint(session: nox.Session) -> None:
     if shutil.which("go") is None:
         session.error(f"the workflow tests need actionlint {version}: install Go (apt-get install golang-go) "
                       f"or put actionlint on PATH as {binary}")
-    session.run_install("go", "install", ACTIONLINT, env={"GOBIN": session.bin, "GOFLAGS": "-mod=mod"},
+    session.run_install("go", "install", ACTIONLINT, env={"GOBIN": session.bin},
                         external=True)
 
 

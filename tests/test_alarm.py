@@ -5,6 +5,10 @@ is proved on releases already measured: the release matrix's columns for 0.6.0 a
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from conftest import ROOT
@@ -76,3 +80,41 @@ def test_the_same_release_raises_no_alarm(tmp_path: Path, capsys) -> None:
     assert cli.main(["release-alarm", "--root", str(ROOT), "--pinned", r, "--newest", r,
                      "--summary", str(tmp_path / "s.md")]) == 0
     assert capsys.readouterr().out == f"release alarm: toolnexus {pin} changes no scenario against the pinned {pin}\n"
+
+
+def test_the_alarm_fires_when_an_older_release_is_verified_for_real(tmp_path: Path, capsys, monkeypatch) -> None:
+    """What `release-matrix -- --release=0.6.0` does, on one scenario: verify it on the pin (this
+    interpreter) and on toolnexus 0.6.0 installed from PyPI into a fresh environment with the
+    rest of uv.lock, then compare. approval-gate passes from 0.7.0 (its `since`), so it changed."""
+    name, older = "suspension/approval-gate", "0.6.0"
+    venv = tmp_path / "venv"
+    uv = [shutil.which("uv", path=str(Path(sys.executable).parent)) or "uv"]
+    subprocess.run([*uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, timeout=120)
+    reqs = tmp_path / "requirements.txt"
+    subprocess.run([*uv, "export", "--quiet", "--frozen", "--no-emit-project", "--no-emit-package", "toolnexus",
+                    "--directory", str(ROOT), "-o", str(reqs)], check=True, timeout=120)
+    python = str(venv / "bin" / "python")
+    subprocess.run([*uv, "pip", "install", "--quiet", "--python", python, "--require-hashes", "-r", str(reqs)],
+                   check=True, timeout=600)
+    subprocess.run([*uv, "pip", "install", "--quiet", "--python", python, "--no-deps", "-e", str(ROOT)],
+                   check=True, timeout=300)
+    subprocess.run([*uv, "pip", "install", "--quiet", "--python", python, f"toolnexus=={older}", "mcp>=1.0.0,<2.0.0"],
+                   check=True, timeout=600)
+    reports = {}
+    for release, interpreter in (("pin", sys.executable), (older, python)):
+        reports[release] = tmp_path / f"{release}.json"
+        done = subprocess.run([interpreter, "-m", "verified_docs", "verify", "--root", str(ROOT), "--only", name,
+                               "--force", "--report", str(reports[release]), "--ledger", str(tmp_path / f"{release}-ledger.json")],
+                              capture_output=True, text=True, timeout=300, env={**os.environ, "CI": ""})
+        assert done.returncode == (0 if release == "pin" else 1), done.stdout + done.stderr
+    assert json.loads(reports[older].read_text())["toolnexus"] == older
+    code = cli.main(["release-alarm", "--root", str(ROOT), "--pinned", str(reports["pin"]),
+                     "--newest", str(reports[older]), "--summary", str(tmp_path / "summary.md")])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 1
+    assert out[:2] == [f"release alarm: toolnexus {older} changes 1 scenario(s) against the pinned "
+                       f"{matrix.pinned_release(ROOT)}",
+                       f"  {name}: passes on {matrix.pinned_release(ROOT)}, fails on {older}"]
+    pages, _ = alarm.citations(ROOT / "docs")
+    assert "suspension/approval-gate.md" in pages[name]
+    assert f"      pages: {', '.join(pages[name])}" in out
