@@ -42,6 +42,10 @@ collect_ignore = ["tests/samples"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # The suite runs as outside GitHub Actions (tests compare exact output); the tests of the
+    # workflow commands set GITHUB_ACTIONS themselves. Nor does it write to the job summary.
+    for name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"):
+        os.environ.pop(name, None)
     # Every site the tests build (many in throwaway folders) serves the checkout's one copy of
     # the bundled Mermaid script (verified_docs/vendor.py), fetched at most once.
     os.environ.setdefault("VERIFIED_DOCS_VENDOR", str(ROOT / "build" / "vendor"))

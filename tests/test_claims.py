@@ -347,6 +347,20 @@ def test_the_build_links_a_checked_claim_and_refuses_a_contradicted_one(site_pro
             "the evidence checked in this build says false") in built.output
 
 
+def test_under_github_actions_a_contradicted_claim_annotates_its_page_line(site_project: Path, monkeypatch) -> None:
+    page = site_project / "docs/page.md"
+    opposite = SENTENCE.replace('value="false"', 'value="true"')
+    page.write_text(f"# Page\n\n{opposite}\n<!-- verified-evidence scenario=\"{NAME}\" -->\n")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(site_project))
+    built = build_site(site_project / "ledger.json", site_project / "site", config=site_project / "mkdocs.yml")
+    assert built.returncode != 0
+    # The details (where the evidence is stated) follow on lines of their own, encoded as %0A.
+    head = (f"::error file=docs/page.md,line=4,title=page check failed (claim or directive)::claim: "
+            f"{NAME}#halt.transcript_balanced: the page says true; the evidence checked in this build says false%0A")
+    assert [line for line in built.output.splitlines() if line.startswith("::")][0].startswith(head)
+
+
 def test_a_value_is_read_as_yaml_so_unquoted_colons_make_a_mapping(verified, project: Path) -> None:
     # The mistake this catches: the page's list looks right, but YAML reads each item as a mapping.
     body = (f'Shown.<!-- claim evidence="{NAME}#halt.tool_results_shown" value="[Deploy api: to production?]" '

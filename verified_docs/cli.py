@@ -17,7 +17,7 @@ from pathlib import Path
 from . import cache as cache_mod
 from . import ledger as ledger_mod
 from . import matrix
-from .errors import SourceError
+from .errors import SourceError, annotate, annotate_text
 from .runner.languages import LANGUAGES
 from .scenario import discover_project
 from .verify import verify_all
@@ -85,6 +85,13 @@ def main(argv: list[str] | None = None) -> int:
                             "set, and wait until Ctrl-C")
     tryit.add_argument("--port", type=int, default=0, help="with --serve: the port on 127.0.0.1 (default: a free one)")
     tryit.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
+    alarm = sub.add_parser("release-alarm", help="compare two releases' reports: the scenarios a new toolnexus "
+                                                 "changes, and the pages and claims resting on them (exit 1 if any)")
+    alarm.add_argument("--pinned", type=Path, required=True, help="report of the pinned release (verify --report)")
+    alarm.add_argument("--newest", type=Path, required=True, help="report of the release to compare")
+    alarm.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
+    alarm.add_argument("--summary", type=Path, default=None,
+                       help="append a Markdown table here (default: $GITHUB_STEP_SUMMARY when set)")
     sub.add_parser("build", add_help=False, help="verify, run the docs' fences, build strictly, guard, publish "
                    "(python -m verified_docs build --help)")
     sub.add_parser("serve", add_help=False, help="serve the site and verify again on every save "
@@ -110,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         return _guard(args)
     if args.command == "try":
         return _try(args)
+    if args.command == "release-alarm":
+        return _release_alarm(args)
 
     languages = tuple(x.strip() for x in args.languages.split(",") if x.strip())
     unknown = [x for x in languages if x not in LANGUAGES]
@@ -121,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         scenarios = discover_project(root)
     except SourceError as e:
         print(e, file=sys.stderr)
+        annotate(e.problems, "bad input")
         return 2
     scenarios = [s for s in scenarios if fnmatch.fnmatch(s.name, args.only)]
     if not scenarios:
@@ -136,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{mark} {v.test_id} ({'cached' if name in cached else f'{v.duration_s:.2f}s'})")
             if not v.passed:
                 print("\n".join("     " + line for line in v.report().splitlines()[1:]))
+                annotate(v.problems, f"verification failed: {v.test_id}")
     ledger = ledger_mod.build(verdicts, root)
     if args.only != "*":  # keep what an earlier full run recorded for the other scenarios
         try:
@@ -228,11 +239,34 @@ def _guard(args: argparse.Namespace) -> int:
     problems += unrendered_claims(args.site, root / "docs")
     for p in problems:
         print(p, file=sys.stderr)
+    annotate(problems, "guard: not verified in this build")
     if checked == 0:
         print(f"{args.site}: no code blocks at all; is this a built site?", file=sys.stderr)
         return 1
     print(f"guard: {checked} code blocks checked, {len(problems)} problem(s)")
     return 1 if problems else 0
+
+
+def _release_alarm(args: argparse.Namespace) -> int:
+    from . import alarm
+
+    root = args.root.resolve()
+    try:
+        pinned, newest = matrix.read_report(args.pinned), matrix.read_report(args.newest)
+        pages, claims = alarm.citations(root / "docs")
+    except (SourceError, OSError, ValueError, KeyError) as e:
+        print(f"release-alarm: {e}", file=sys.stderr)
+        return 2
+    found = alarm.changes(pinned, newest)
+    print(alarm.text(found, pinned["toolnexus"], newest["toolnexus"], pages, claims))
+    summary = args.summary or (Path(os.environ["GITHUB_STEP_SUMMARY"]) if os.environ.get("GITHUB_STEP_SUMMARY") else None)
+    if summary is not None:
+        with open(summary, "a", encoding="utf-8") as out:
+            out.write(alarm.summary(found, pinned["toolnexus"], newest["toolnexus"], pages, claims))
+    if found:
+        annotate_text("new toolnexus release", f"toolnexus {newest['toolnexus']} changes {len(found)} scenario(s): "
+                      + ", ".join(c.scenario for c in found))
+    return 1 if found else 0
 
 
 def _matrix_plan(args: argparse.Namespace) -> int:
@@ -263,6 +297,7 @@ def _matrix(args: argparse.Namespace) -> int:
     problems = matrix.check_since(results, scenarios)
     for p in coverage + problems:
         print(p, file=sys.stderr)
+    annotate(coverage + problems, "release matrix")
     uneven = [n for n in results.scenarios if results.fails_after_since(n)]
     print(f"release matrix: {len(results.releases)} releases ({matrix.span(results.releases)}) x "
           f"{len(results.scenarios)} scenarios; {len(problems)} contrary to their declared 'since'; "

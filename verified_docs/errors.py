@@ -1,8 +1,13 @@
-"""One error shape for the whole pipeline: ``path:line: what``, details indented below."""
+"""One error shape for the whole pipeline: ``path:line: what``, details indented below; under
+GitHub Actions also as a workflow command, so the line shows in the pull request's diff."""
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 
 @dataclass(frozen=True)
@@ -55,3 +60,62 @@ class SourceError(Exception):
     def at(cls, path: Path, line: int, what: str, *details: str) -> "SourceError":
         """Shorthand for a single problem at ``path:line``."""
         return cls(Problem(Location(Path(path), line), what, tuple(details)))
+
+
+def on_github_actions(env: Mapping[str, str] | None = None) -> bool:
+    """True when GitHub Actions runs this process (it sets ``GITHUB_ACTIONS=true``)."""
+    return (os.environ if env is None else env).get("GITHUB_ACTIONS") == "true"
+
+
+def _escape_data(text: str) -> str:
+    # GitHub's rules for a workflow command's message: %, CR and LF are percent-encoded.
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    # ...and in a property value (file=, title=), also the separators : and ,
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def workflow_command(title: str, what: str, where: Location | None = None, details: Iterable[str] = (),
+                     *, root: Path | None = None) -> str:
+    """One GitHub Actions error annotation: ``::error file=F,line=N,title=T::message``.
+
+    ``file`` is ``where.path`` relative to ``root`` (default: ``GITHUB_WORKSPACE``, the
+    checkout, else the working directory) with ``/`` separators, and left out, with ``line``,
+    for a path outside it (GitHub could not show it in a diff); ``line`` is left out for 0 (the
+    whole file). ``details`` join the message on lines of their own. Message and properties are
+    escaped as GitHub's workflow-command syntax requires (``%``, CR and LF; ``:`` and ``,`` in
+    properties), so a message cannot end the command early or start another."""
+    base = Path(root or os.environ.get("GITHUB_WORKSPACE") or Path.cwd()).resolve()
+    props = []
+    if where is not None:
+        try:
+            rel = Path(where.path).resolve().relative_to(base).as_posix()
+        except ValueError:
+            rel = None
+        if rel is not None:
+            props.append(f"file={_escape_property(rel)}")
+            if where.line:
+                props.append(f"line={where.line}")
+    props.append(f"title={_escape_property(title)}")
+    return f"::error {','.join(props)}::{_escape_data(chr(10).join([what, *details]))}"
+
+
+def annotate(problems: Iterable[Problem], title: str, *, stream: TextIO | None = None,
+             env: Mapping[str, str] | None = None) -> None:
+    """Under GitHub Actions, print each problem as :func:`workflow_command` to ``stream``
+    (default stdout, where the runner reads commands); elsewhere print nothing. The caller
+    prints the problems themselves as before: this only adds the annotations."""
+    if not on_github_actions(env):
+        return
+    out = stream or sys.stdout
+    for p in problems:
+        print(workflow_command(title, p.what, p.where, p.details), file=out, flush=True)
+
+
+def annotate_text(title: str, message: str, *, stream: TextIO | None = None,
+                  env: Mapping[str, str] | None = None) -> None:
+    """:func:`annotate` for a failure with no file to point at (a build that stopped)."""
+    if on_github_actions(env):
+        print(workflow_command(title, message), file=stream or sys.stdout, flush=True)

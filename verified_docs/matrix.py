@@ -111,12 +111,19 @@ def dependency_versions(package: str = "toolnexus") -> dict[str, str]:
 
 def write_report(path: Path, toolnexus: str, verdicts: list[RunVerdict], *, inputs: str = "",
                  verify_s: float = 0.0) -> None:
-    """One release's outcome: ``{"toolnexus": v, "scenarios": {name: passed}, "inputs": digest,
-    "dependencies": {...}, "verify_s": seconds}``; a scenario passes when all its runs do."""
+    """One release's outcome: ``{"toolnexus": v, "scenarios": {name: passed}, "problems": {name:
+    [line, ...]}, "inputs": digest, "dependencies": {...}, "verify_s": seconds}``; a scenario
+    passes when all its runs do; ``problems`` holds a failing scenario's problems, the first line
+    of each (what the new-release alarm reports, :mod:`.alarm`)."""
     passed: dict[str, bool] = {}
+    problems: dict[str, list[str]] = {}
     for v in verdicts:
         passed[v.scenario.name] = passed.get(v.scenario.name, True) and v.passed
-    write_atomic(Path(path), json.dumps({"toolnexus": toolnexus, "scenarios": passed, "inputs": inputs,
+        if v.problems:
+            problems.setdefault(v.scenario.name, []).extend(
+                f"{v.run.name}[{v.language}]: {str(p).splitlines()[0]}" for p in v.problems)
+    write_atomic(Path(path), json.dumps({"toolnexus": toolnexus, "scenarios": passed, "problems": problems,
+                                         "inputs": inputs,
                                          "dependencies": dependency_versions(), "verify_s": round(verify_s, 2)},
                                         indent=2, sort_keys=True) + "\n")
 

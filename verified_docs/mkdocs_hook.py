@@ -23,7 +23,7 @@ from verified_docs import claims as claims_mod
 from verified_docs import ledger as ledger_mod
 from verified_docs.directive import body_start, find_directives
 from verified_docs.edit_link import resolve_edit_uri
-from verified_docs.errors import SourceError
+from verified_docs.errors import SourceError, annotate
 from verified_docs.render.contract import render_contract
 from verified_docs.render.diagram import render_diagrams
 from verified_docs.render.evidence import render_evidence
@@ -53,6 +53,8 @@ def on_config(config: Any) -> Any:
                       matrix=matrix_mod.load(matrix_path) if matrix_path.is_file() else None,
                       mermaid=vendor.ensure(vendor.MERMAID, root))
     except (SourceError, FileNotFoundError, vendor.VendorError) as e:
+        if isinstance(e, SourceError):
+            annotate(e.problems, "bad input")
         raise PluginError(str(e)) from None
     _snippets_from_root(config, root)
     if not config.get("edit_uri"):
@@ -166,4 +168,5 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
             raise SourceError(*left)
         return rendered
     except SourceError as e:
+        annotate(e.problems, "page check failed (claim or directive)")
         raise PluginError(str(e)) from None

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from . import cache as cache_mod
 from . import ledger as ledger_mod
-from .errors import Location, Problem, SourceError, display_path
+from .errors import Location, Problem, SourceError, annotate, annotate_text, display_path, on_github_actions, workflow_command
 from .fence_run import PageRun, first_change
 from .runner.languages import LANGUAGES
 from .scenario import discover_project
@@ -72,6 +72,7 @@ def verify(root: Path, languages: tuple[str, ...], *, force: bool, jobs: int | N
     failed = [v for v in verdicts if not v.passed]
     for v in failed:
         print(v.report(), file=sys.stderr)
+        annotate(v.problems, f"verification failed: {v.test_id}")
     ledger_mod.save(ledger_mod.build(verdicts, root), root / ledger_mod.DEFAULT_LEDGER)
     print(f"verify: {len(verdicts) - len(failed)} of {len(verdicts)} runs passed; "
           f"{len(cached)} of {len(by_scenario)} scenarios unchanged since they passed")
@@ -211,6 +212,7 @@ class Fences:
         self.stop()
         for p in problems:
             print(p, file=sys.stderr)
+        annotate(problems, "Python fence failed")
         if problems:
             raise StageFailed(f"{len(problems)} Python fence problem(s) in docs/")
         from .guard import save_executed
@@ -233,6 +235,18 @@ class Fences:
         shutil.rmtree(self._tmp, ignore_errors=True)
 
 
+class _WarningAnnotations(logging.Handler):
+    """Prints each WARNING record as a workflow command (strict mode fails the build on it);
+    an error is annotated where it is raised (the hook names its page and line)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno == logging.WARNING:
+            print(workflow_command("mkdocs --strict warning", record.getMessage()), flush=True)
+
+
+_warning_annotations = _WarningAnnotations()
+
+
 @_stage("mkdocs")
 def build_site(root: Path, site_dir: Path) -> None:
     """``mkdocs build --strict`` of ``root/mkdocs.yml`` into ``site_dir``. Raises
@@ -245,6 +259,8 @@ def build_site(root: Path, site_dir: Path) -> None:
     handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
     log = logging.getLogger("mkdocs")
     log.addHandler(handler)
+    if on_github_actions():  # a strict build's warnings, annotated (its errors are, where raised)
+        log.addHandler(_warning_annotations)
     log.setLevel(logging.INFO)
     shutil.rmtree(site_dir, ignore_errors=True)
     try:
@@ -258,6 +274,7 @@ def build_site(root: Path, site_dir: Path) -> None:
         raise StageFailed(f"mkdocs build --strict failed: {e}") from None
     finally:
         log.removeHandler(handler)
+        log.removeHandler(_warning_annotations)
 
 
 @_stage("guard")
@@ -273,6 +290,7 @@ def guard(root: Path, site_dir: Path) -> None:
     problems += unrendered_claims(site_dir, root / "docs")
     for p in problems:
         print(p, file=sys.stderr)
+    annotate(problems, "guard: not verified in this build")
     print(f"guard: {checked} code blocks checked, {len(problems)} problem(s)")
     if checked == 0:
         raise StageFailed(f"{site_dir}: no code blocks at all; is the hook rendering examples?")
@@ -324,9 +342,11 @@ def main(argv: list[str] | None = None) -> int:
         guard(root, root / PARTIAL)
     except SourceError as e:
         print(e, file=sys.stderr)
+        annotate(e.problems, "bad input")
         return 2
     except StageFailed as e:
         print(f"build stopped: {e}; site/ left as it was", file=sys.stderr)
+        annotate_text("build stopped", f"{e}; site/ left as it was")
         return 1
     finally:
         fences.stop()

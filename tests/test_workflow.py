@@ -1,0 +1,88 @@
+""".github/workflows/docs.yml passes actionlint and zizmor (both offline), pins every action to
+a full commit SHA with its release in a comment, and gives each job its own permissions; a
+workflow that breaks those rules fails the same checks."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from conftest import ROOT
+
+WORKFLOW = ROOT / ".github" / "workflows" / "docs.yml"
+BIN = str(Path(sys.executable).parent)
+USES = re.compile(r"^\s*(?:-\s+)?uses:\s*(\S+)(.*)$")
+
+
+def tool(name: str) -> str:
+    found = shutil.which(name, path=BIN) or shutil.which(name)
+    assert found, f"{name} is not installed (nox -s tests installs it into {BIN})"
+    return found
+
+
+def actionlint(path: Path) -> subprocess.CompletedProcess[str]:
+    # shellcheck checks the run: scripts where it is installed (GitHub's runners have it).
+    return subprocess.run([tool("actionlint"), "-no-color", "-oneline", str(path)], capture_output=True, text=True,
+                          timeout=120, cwd=path.parent)
+
+
+def zizmor(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([tool("zizmor"), "--offline", "--no-progress", "--format", "plain", str(path)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_actionlint_passes() -> None:
+    done = actionlint(WORKFLOW)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_zizmor_passes_offline() -> None:
+    done = zizmor(WORKFLOW)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+BROKEN = """name: broken
+on: [pull_request]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: echo "${{ github.event.pull_request.title }}"
+      - run: echo ${{ matrix.nothing }}
+"""
+
+
+def test_a_broken_workflow_fails_both(tmp_path: Path) -> None:
+    path = tmp_path / ".github" / "workflows" / "broken.yml"
+    path.parent.mkdir(parents=True)
+    path.write_text(BROKEN)
+    lint = actionlint(path)
+    assert lint.returncode == 1
+    assert 'property "nothing" is not defined in object type' in lint.stdout
+    audit = zizmor(path)
+    assert audit.returncode != 0
+    for finding in ("unpinned-uses", "template-injection", "artipacked", "excessive-permissions"):
+        assert finding in audit.stdout, audit.stdout
+
+
+def test_every_action_is_pinned_to_a_commit_with_its_release_named() -> None:
+    uses = [m for line in WORKFLOW.read_text().splitlines() if (m := USES.match(line))]
+    assert len(uses) >= 6
+    bad = [m.group(0).strip() for m in uses
+           if not re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", m.group(1))
+           or not re.fullmatch(r"\s*# v\d+\.\d+\.\d+", m.group(2))]
+    assert bad == []
+
+
+def test_every_job_states_its_permissions_and_the_workflow_grants_none() -> None:
+    workflow = YAML(typ="safe").load(WORKFLOW.read_text())
+    assert workflow["permissions"] == {}
+    jobs = workflow["jobs"]
+    assert {name: "permissions" in job for name, job in jobs.items()} == {name: True for name in jobs}
+    writers = {name: sorted(k for k, v in job["permissions"].items() if v == "write") for name, job in jobs.items()}
+    assert writers == {"build": [], "deploy": ["id-token", "pages"], "new-release-alarm": []}
