@@ -18,6 +18,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,6 +40,20 @@ READS = pytest.StashKey[ReadRecorder]()
 PAGE_STATE = pytest.StashKey[tuple]()
 # Sample programs are inputs, not tests; --markdown-docs would import them for docstrings.
 collect_ignore = ["tests/samples"]
+
+
+def gone(pid: int) -> bool:
+    """True once ``pid`` has exited (absent, or a zombie waiting for whoever adopted it), polled
+    for up to 5 s. Tests check the processes they started by pid, never by a machine-wide search."""
+    for _ in range(50):
+        status = Path(f"/proc/{pid}/status")
+        try:
+            if "\nState:\tZ" in status.read_text():
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def pytest_configure(config: pytest.Config) -> None:
