@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from verified_docs import tmproot
 from verified_docs.fence_run import FenceFailure, PageRun, ProcessState, ReadRecorder
 from verified_docs.scenario import Scenario, discover_project
 
@@ -57,6 +58,13 @@ def gone(pid: int) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # One temporary root for the whole session (pytest's tmp_path, the warm worker, every
+    # verification and browser profile), removed at exit or, after a kill, by its watcher.
+    # An unusable TMPDIR stops the session here with one line, not at every browser test.
+    try:
+        tmproot.enter()
+    except tmproot.EnvironmentProblem as e:
+        pytest.exit(str(e), returncode=pytest.ExitCode.USAGE_ERROR)
     # Every site the tests build (many in throwaway folders) serves the checkout's one copy of
     # the bundled Mermaid script (verified_docs/vendor.py), fetched at most once.
     os.environ.setdefault("VERIFIED_DOCS_VENDOR", str(ROOT / "build" / "vendor"))

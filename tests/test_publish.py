@@ -74,3 +74,29 @@ def test_a_failed_build_never_replaces_the_published_site(tmp_path: Path) -> Non
     swap_in(half, site)
     assert (site / "index.html").read_text() == "new site" and not half.exists()
     assert not (tmp_path / "site.old").exists()
+
+
+def test_a_publish_killed_midway_leaves_the_old_tree_under_build_and_the_next_removes_it(tmp_path: Path) -> None:
+    site, build = tmp_path / "site", tmp_path / "build"
+    for n in range(4000):  # an old tree big enough that removing it takes a while
+        (site / f"d{n // 100}").mkdir(parents=True, exist_ok=True)
+        (site / f"d{n // 100}" / f"{n}.html").write_text("old")
+    (site / "index.html").write_text("old site")
+    (build / "site.partial").mkdir(parents=True)
+    (build / "site.partial" / "index.html").write_text("new site")
+    proc = subprocess.Popen([sys.executable, "-m", "verified_docs.publish", str(build / "site.partial"), str(site)],
+                            cwd=ROOT, start_new_session=True)
+    # The event: the new tree is in place, so the old one is being removed (under build/).
+    while proc.poll() is None and not (site / "index.html").read_text() == "new site":
+        time.sleep(0.001)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the publish finished before the kill: the test proved nothing"
+    assert (site / "index.html").read_text() == "new site"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build", "site"]  # no site.old beside site/
+    assert (build / "site.old").is_dir()  # cut short, where the next publish looks
+    (build / "site.partial").mkdir()
+    (build / "site.partial" / "index.html").write_text("newer site")
+    swap_in(build / "site.partial", site)
+    assert (site / "index.html").read_text() == "newer site"
+    assert sorted(p.name for p in build.iterdir()) == []

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import cache as cache_mod
 from . import ledger as ledger_mod
-from . import matrix
+from . import matrix, tmproot
 from .errors import SourceError
 from .runner.languages import LANGUAGES
 from .scenario import discover_project
@@ -88,6 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("build", add_help=False, help="verify, run the docs' fences, build strictly, guard, publish "
                    "(python -m verified_docs build --help)")
     args, rest = parser.parse_known_args(argv)
+    try:
+        tmproot.enter()  # every temporary folder of this run under one root, removed even after a kill
+    except tmproot.EnvironmentProblem as e:
+        print(f"verified_docs: {e}", file=sys.stderr)
+        return 2
     if args.command != "build" and rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "build":

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from . import cache as cache_mod
 from . import ledger as ledger_mod
+from . import tmproot
 from .errors import Location, Problem, SourceError, display_path
 from .fence_run import PageRun, first_change
 from .runner.languages import LANGUAGES
@@ -313,6 +314,11 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         print(f"{args.root or root}: {bad}" + ("" if args.root else " (no --root given: the current directory)"),
               file=sys.stderr)
+        return 2
+    try:
+        tmproot.enter()
+    except tmproot.EnvironmentProblem as e:
+        print(f"verified_docs: {e}", file=sys.stderr)
         return 2
     force = args.force or bool(os.environ.get("CI"))
     start = time.perf_counter()
