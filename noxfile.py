@@ -20,6 +20,25 @@ nox.options.error_on_missing_interpreters = True
 nox.options.reuse_venv = "yes"
 
 ROOT = Path(__file__).parent
+
+
+def _stop_on_a_bad_environment() -> None:
+    """Stop at once, with one line naming the variable and the fix, when ``TMPDIR`` is unusable
+    or uv (nox's installer here) cannot write its cache: otherwise the first sign is uv's error
+    mid-install, or every browser test failing at setup. Listing sessions still works."""
+    if {"-l", "--list", "--list-sessions", "-h", "--help", "--version"} & set(sys.argv[1:]):
+        return
+    sys.path.insert(0, str(ROOT))
+    from verified_docs import tmproot  # the standard library only
+
+    from nox.virtualenv import HAS_UV
+    problem = tmproot.tmpdir_problem() or (tmproot.uv_cache_problem() if HAS_UV else None)
+    if problem:
+        print(f"nox > {problem}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+_stop_on_a_bad_environment()
 QUIET_MKDOCS = {"NO_MKDOCS_2_WARNING": "1"}
 # The releases the matrix measures are listed once, in rules/releases.txt; the pin stays in
 # pyproject.toml. Releases before 0.12.0 declare `mcp>=1.0.0` with no upper bound, and mcp 2
