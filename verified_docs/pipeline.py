@@ -32,7 +32,7 @@ from pathlib import Path
 
 from . import cache as cache_mod
 from . import ledger as ledger_mod
-from . import tmproot
+from . import reproducible, tmproot
 from .errors import Location, Problem, SourceError, display_path
 from .fence_run import PageRun, first_change
 from .runner.languages import LANGUAGES
@@ -320,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     except tmproot.EnvironmentProblem as e:
         print(f"verified_docs: {e}", file=sys.stderr)
         return 2
+    print(f"[build] {reproducible.set_source_date_epoch(root)}", flush=True)
     force = args.force or bool(os.environ.get("CI"))
     start = time.perf_counter()
     fences = Fences(root, force=force)
