@@ -54,6 +54,7 @@ def test_the_same_commit_built_on_two_dates_gives_byte_identical_sites(tmp_path:
                               cwd=root, env=fake_clock_env(day), capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
         assert f"[build] SOURCE_DATE_EPOCH={COMMITTED} (the last commit's time)" in done.stdout
+        assert "without a network namespace" not in done.stderr  # the whole build ran in one
         sites.append(tree(root / "site"))
     first, second = sites
     assert "sitemap.xml" in first and "sitemap.xml.gz" in first

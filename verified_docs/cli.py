@@ -95,6 +95,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command != "build" and rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command in ("verify", "mutate") or (args.command == "try" and not args.serve):
+        # Snippets run with only loopback (verified_docs.netns); never `try --serve`, whose model
+        # must be reachable from the host.
+        from . import netns
+
+        try:
+            warning = netns.contain()
+        except netns.NetnsError as e:
+            print(e, file=sys.stderr)
+            return 2
+        if warning:
+            print(warning, file=sys.stderr)
     if args.command == "build":
         from .pipeline import main as build_main
 

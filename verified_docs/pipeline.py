@@ -294,6 +294,26 @@ def project_root_problem(root: Path) -> str | None:
     return None
 
 
+def _go_offline(root: Path) -> bool:
+    """Fetch the one thing the build downloads (the Mermaid script, when missing), then move the
+    whole build into a network namespace with only loopback (:mod:`.netns`): verification, the
+    fences and every snippet's processes. False (the reason printed) when that failed halfway."""
+    from . import netns, vendor
+
+    try:
+        vendor.ensure(vendor.MERMAID, root)
+    except vendor.VendorError:
+        pass  # the hook reports it, at the page that needs it
+    try:
+        warning = netns.contain()
+    except netns.NetnsError as e:
+        print(e, file=sys.stderr)
+        return False
+    if warning:
+        print(warning, file=sys.stderr)
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     """Build and publish the site; exit 0, 1 when a stage failed, 2 on malformed input."""
     parser = argparse.ArgumentParser(prog="verified_docs build", description=__doc__.splitlines()[0])
@@ -321,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"verified_docs: {e}", file=sys.stderr)
         return 2
     print(f"[build] {reproducible.set_source_date_epoch(root)}", flush=True)
+    if not _go_offline(root):
+        return 2
     force = args.force or bool(os.environ.get("CI"))
     start = time.perf_counter()
     fences = Fences(root, force=force)
