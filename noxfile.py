@@ -176,3 +176,9 @@ def mutation(session: nox.Session) -> None:
     """Mutation testing of the examples: prints the score per scenario and the survivors; fails below 90%."""
     session.install("-e", ".")
     session.run("python", "-m", "verified_docs", "mutate", *session.posargs)
+
+
+@nox.session(default=False, python=False)
+def soak(session: nox.Session) -> None:
+    """Run `nox -s docs -- --force` N times alone and N times beside a second clone (`-- N`, default 5; `--tests`: the process-sensitive tests in two clones at once too); print green runs, false failures, identical sites."""
+    session.run(sys.executable, str(ROOT / "verified_docs" / "soak.py"), str(ROOT), *session.posargs, external=True)
