@@ -95,9 +95,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command != "build" and rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    if args.command in ("verify", "mutate") or (args.command == "try" and not args.serve):
+    offline = argv is None  # a process of its own (`python -m verified_docs`), not a call from a test
+    if offline and (args.command in ("verify", "mutate") or (args.command == "try" and not args.serve)):
         # Snippets run with only loopback (verified_docs.netns); never `try --serve`, whose model
-        # must be reachable from the host.
+        # must be reachable from the host. Only a whole process moves: one thread of a test
+        # process would leave its other threads (the warm worker's clients) outside.
         from . import netns
 
         try:
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "build":
         from .pipeline import main as build_main
 
-        return build_main(rest)
+        return build_main(rest, offline=offline)
     if args.command == "mutate":
         return _mutate(args)
     if args.command == "matrix":
