@@ -69,7 +69,10 @@ def test_declined_instead_of_approved_fails_on_evidence(tmp_path: Path) -> None:
 
 def test_hanging_program_is_killed_with_its_children_and_the_rest_reported() -> None:
     hang, after = verify_copy(BROKEN / "broken/hang", BROKEN)
-    assert hang.problems[0].what == "killed after its 1s timeout (process group sent SIGKILL)"
+    # The program prints its child's pid just before it hangs: without it, the timeout landed
+    # before the program got there, and the checks below would test the wrong kill.
+    assert hang.stdout.strip().isdigit(), f"killed before it reached its sleep: {hang.report()}"
+    assert hang.problems[0].what == "killed after its 5s timeout (process group sent SIGKILL)"
     assert str(hang.problems[0].where).endswith("hang/hang.py:8")  # where it was stuck, from the stack dump
     assert after.problems[0].what == "not run: the earlier run 'hangs' failed"
     assert str(after.problems[0].where).endswith("hang/scenario.yaml:8")
