@@ -18,12 +18,14 @@ import contextlib
 import os
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
+from verified_docs import tmproot
 from verified_docs.fence_run import FenceFailure, PageRun, ProcessState, ReadRecorder
 from verified_docs.scenario import Scenario, discover_project
 
@@ -41,11 +43,32 @@ PAGE_STATE = pytest.StashKey[tuple]()
 collect_ignore = ["tests/samples"]
 
 
+def gone(pid: int) -> bool:
+    """True once ``pid`` has exited (absent, or a zombie waiting for whoever adopted it), polled
+    for up to 5 s. Tests check the processes they started by pid, never by a machine-wide search."""
+    for _ in range(50):
+        status = Path(f"/proc/{pid}/status")
+        try:
+            if "\nState:\tZ" in status.read_text():
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # The suite runs as outside GitHub Actions (tests compare exact output); the tests of the
     # workflow commands set GITHUB_ACTIONS themselves. Nor does it write to the job summary.
     for name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"):
         os.environ.pop(name, None)
+    # One temporary root for the whole session (pytest's tmp_path, the warm worker, every
+    # verification and browser profile), removed at exit or, after a kill, by its watcher.
+    # An unusable TMPDIR stops the session here with one line, not at every browser test.
+    try:
+        tmproot.enter()
+    except tmproot.EnvironmentProblem as e:
+        pytest.exit(str(e), returncode=pytest.ExitCode.USAGE_ERROR)
     # Every site the tests build (many in throwaway folders) serves the checkout's one copy of
     # the bundled Mermaid script (verified_docs/vendor.py), fetched at most once.
     os.environ.setdefault("VERIFIED_DOCS_VENDOR", str(ROOT / "build" / "vendor"))

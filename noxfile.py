@@ -25,6 +25,25 @@ nox.options.error_on_missing_interpreters = True
 nox.options.reuse_venv = "yes"
 
 ROOT = Path(__file__).parent
+
+
+def _stop_on_a_bad_environment() -> None:
+    """Stop at once, with one line naming the variable and the fix, when ``TMPDIR`` is unusable
+    or uv (nox's installer here) cannot write its cache: otherwise the first sign is uv's error
+    mid-install, or every browser test failing at setup. Listing sessions still works."""
+    if {"-l", "--list", "--list-sessions", "-h", "--help", "--version"} & set(sys.argv[1:]):
+        return
+    sys.path.insert(0, str(ROOT))
+    from verified_docs import tmproot  # the standard library only
+
+    from nox.virtualenv import HAS_UV
+    problem = tmproot.tmpdir_problem() or (tmproot.uv_cache_problem() if HAS_UV else None)
+    if problem:
+        print(f"nox > {problem}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+_stop_on_a_bad_environment()
 QUIET_MKDOCS = {"NO_MKDOCS_2_WARNING": "1"}
 # The releases the matrix measures are listed once, in rules/releases.txt; the pin stays in
 # pyproject.toml. Releases before 0.12.0 declare `mcp>=1.0.0` with no upper bound, and mcp 2
@@ -280,3 +299,9 @@ def mutation(session: nox.Session) -> None:
     """Mutation testing of the examples: prints the score per scenario and the survivors; fails below 90%."""
     _install(session)
     session.run("python", "-m", "verified_docs", "mutate", *session.posargs)
+
+
+@nox.session(default=False, python=False)
+def soak(session: nox.Session) -> None:
+    """Run `nox -s docs -- --force` N times alone and N times beside a second clone (`-- N`, default 5; `--tests`: the process-sensitive tests in two clones at once too); print green runs, false failures, identical sites."""
+    session.run(sys.executable, str(ROOT / "verified_docs" / "soak.py"), str(ROOT), *session.posargs, external=True)

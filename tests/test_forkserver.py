@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import gone
+
 from verified_docs.runner.forkserver import ForkServer, ForkServerError
 from verified_docs.runner.languages import PYTHON, environment, worker_environment
 from verified_docs.runner.process import MAX_CAPTURE_BYTES, Completed, run_process
@@ -156,19 +158,6 @@ def test_a_hanging_snippet_is_killed_with_its_children_and_names_its_line(server
     assert done.timed_out and done.exit_code == -signal.SIGKILL
     assert f'File "{program}", line 5' in done.stderr  # faulthandler's dump before the kill
     assert gone(int(done.stdout))
-
-
-def gone(pid: int) -> bool:
-    """True once ``pid`` has exited (absent, or a zombie waiting for whoever adopted it)."""
-    for _ in range(50):
-        status = Path(f"/proc/{pid}/status")
-        try:
-            if "\nState:\tZ" in status.read_text():
-                return True
-        except FileNotFoundError:
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def test_a_dead_worker_is_started_again(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 a golden file being rewritten is never seen half-written, even when the writer is killed."""
 from __future__ import annotations
 
+import os
 import random
 import signal
 import subprocess
@@ -32,7 +33,8 @@ import sys
 from pathlib import Path
 from verified_docs.golden import write_atomic
 target, size = Path(sys.argv[1]), int(sys.argv[2])
-print("ready", flush=True)
+write_atomic(target, "new\\n" * size)
+print("wrote once", flush=True)  # from here on it is always mid-rewrite
 while True:
     write_atomic(target, "new\\n" * size)
 """
@@ -41,14 +43,18 @@ while True:
 def test_killed_writer_never_leaves_a_partial_golden_file(tmp_path: Path) -> None:
     target = tmp_path / "main.py.out"
     old = "old\n" * 200_000
-    target.write_text(old)
     allowed = {old, "new\n" * 200_000}
     for attempt in range(6):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(target), "200000"], stdout=subprocess.PIPE)
-        assert proc.stdout.readline() == b"ready\n"
-        time.sleep(0.02 + attempt * 0.03)
-        proc.send_signal(signal.SIGKILL)
+        target.write_text(old)
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(target), "200000"], stdout=subprocess.PIPE,
+                                start_new_session=True)
+        # Synchronised on the writer's own report that a rewrite completed; the varied delay
+        # after it only moves the kill around within the rewrites that follow without pause.
+        assert proc.stdout.readline() == b"wrote once\n", "the writer died before its first rewrite"
+        time.sleep(attempt * 0.01)
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+        assert proc.returncode == -signal.SIGKILL, f"attempt {attempt}: the writer was not killed mid-rewrite"
         assert target.read_text() in allowed, f"attempt {attempt}: partial golden file"
     leftovers = [p.name for p in tmp_path.iterdir() if p.name != "main.py.out"]
     assert all(name.startswith(".main.py.out.") and name.endswith(".tmp") for name in leftovers)

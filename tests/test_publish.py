@@ -2,6 +2,7 @@
 build never replaces site/."""
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -15,24 +16,48 @@ from conftest import ROOT, SNIPPETS
 from verified_docs.publish import swap_in
 
 
+def group_gone(pgid: int) -> bool:
+    """True once no process of the process group ``pgid`` is left (polled for up to 5 s)."""
+    for _ in range(50):
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def test_update_outputs_killed_mid_run_leaves_each_golden_old_or_new(tmp_path: Path) -> None:
     shutil.copytree(SNIPPETS / "suspension/pitfall-rerun", tmp_path / "snippets/suspension/pitfall-rerun")
     shutil.copytree(SNIPPETS / "suspension/answer-later", tmp_path / "snippets/suspension/answer-later")
     goldens = sorted((tmp_path / "snippets").rglob("*.out"))
     new = {g: g.read_text() for g in goldens}
     old = {g: "stale output\n" for g in goldens}
-    for delay in (0.8, 1.6, 2.4):
+    # The kill lands right after the program reports its first, second, third rewrite (an
+    # `updated <file>` line), never after a guessed delay; it must land before the last one.
+    for after in range(1, len(goldens)):
         for g in goldens:
             g.write_text(old[g])
         proc = subprocess.Popen([sys.executable, "-m", "verified_docs", "verify", "--update-outputs", "--root",
                                  str(tmp_path), "--ledger", str(tmp_path / "ledger.json"), "--jobs", "1"],
-                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                 start_new_session=True)
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
+        reported = []
+        for line in proc.stdout:
+            if line.startswith("updated "):
+                reported.append(line.split(" ", 1)[1].strip())
+                if len(reported) == after:
+                    os.killpg(proc.pid, signal.SIGKILL)  # the whole group: the build and every snippet
+                    break
         proc.wait()
+        proc.stdout.close()
+        assert len(reported) == after, f"the run ended after {len(reported)} rewrite(s), before rewrite {after}"
+        assert group_gone(proc.pid), f"after the kill at rewrite {after}: a process of its group survived"
         states = {g: g.read_text() for g in goldens}
-        assert all(states[g] in (old[g], new[g]) for g in goldens), f"after {delay}s: a golden file was cut short"
+        assert all(states[g] in (old[g], new[g]) for g in goldens), f"after rewrite {after}: a golden file was cut short"
+        rewritten = [g for g in goldens if states[g] == new[g]]
+        assert len(rewritten) >= after, f"{after} rewrites reported, {len(rewritten)} on disk"
+        assert len(rewritten) < len(goldens), f"the kill at rewrite {after} landed too late: every golden was rewritten"
 
 
 def test_a_failed_build_never_replaces_the_published_site(tmp_path: Path) -> None:
@@ -49,3 +74,29 @@ def test_a_failed_build_never_replaces_the_published_site(tmp_path: Path) -> Non
     swap_in(half, site)
     assert (site / "index.html").read_text() == "new site" and not half.exists()
     assert not (tmp_path / "site.old").exists()
+
+
+def test_a_publish_killed_midway_leaves_the_old_tree_under_build_and_the_next_removes_it(tmp_path: Path) -> None:
+    site, build = tmp_path / "site", tmp_path / "build"
+    for n in range(4000):  # an old tree big enough that removing it takes a while
+        (site / f"d{n // 100}").mkdir(parents=True, exist_ok=True)
+        (site / f"d{n // 100}" / f"{n}.html").write_text("old")
+    (site / "index.html").write_text("old site")
+    (build / "site.partial").mkdir(parents=True)
+    (build / "site.partial" / "index.html").write_text("new site")
+    proc = subprocess.Popen([sys.executable, "-m", "verified_docs.publish", str(build / "site.partial"), str(site)],
+                            cwd=ROOT, start_new_session=True)
+    # The event: the new tree is in place, so the old one is being removed (under build/).
+    while proc.poll() is None and not (site / "index.html").read_text() == "new site":
+        time.sleep(0.001)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the publish finished before the kill: the test proved nothing"
+    assert (site / "index.html").read_text() == "new site"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build", "site"]  # no site.old beside site/
+    assert (build / "site.old").is_dir()  # cut short, where the next publish looks
+    (build / "site.partial").mkdir()
+    (build / "site.partial" / "index.html").write_text("newer site")
+    swap_in(build / "site.partial", site)
+    assert (site / "index.html").read_text() == "newer site"
+    assert sorted(p.name for p in build.iterdir()) == []

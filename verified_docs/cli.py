@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import cache as cache_mod
 from . import ledger as ledger_mod
-from . import matrix
+from . import matrix, tmproot
 from .errors import SourceError, annotate, annotate_text
 from .runner.languages import LANGUAGES
 from .scenario import discover_project
@@ -97,13 +97,33 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("serve", add_help=False, help="serve the site and verify again on every save "
                    "(python -m verified_docs serve --help)")
     args, rest = parser.parse_known_args(argv)
+    try:
+        tmproot.enter()  # every temporary folder of this run under one root, removed even after a kill
+    except tmproot.EnvironmentProblem as e:
+        print(f"verified_docs: {e}", file=sys.stderr)
+        return 2
     if args.command not in ("build", "serve") and rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    offline = argv is None  # a process of its own (`python -m verified_docs`), not a call from a test
+    if offline and (args.command in ("verify", "mutate") or (args.command == "try" and not args.serve)):
+        # Snippets run with only loopback (verified_docs.netns); never `try --serve`, whose model
+        # must be reachable from the host. Only a whole process moves: one thread of a test
+        # process would leave its other threads (the warm worker's clients) outside.
+        from . import netns
+
+        try:
+            warning = netns.contain()
+        except netns.NetnsError as e:
+            print(e, file=sys.stderr)
+            return 2
+        if warning:
+            print(warning, file=sys.stderr)
     if args.command == "build":
         from .pipeline import main as build_main
 
-        return build_main(rest)
+        return build_main(rest, offline=offline)
     if args.command == "serve":
+        # Not in the network namespace: the preview it serves must be reachable from the host.
         from .author_loop import main as serve_main
 
         return serve_main(rest)

@@ -117,11 +117,32 @@ def check_exit(expect: Expect, obs: Observation, where: Location) -> list[Proble
         what = f"exit code: expected {expect.exit_code}, got {how}"
         if "EOFError" in obs.stderr:
             what += "; it read standard input, which snippets never get"
-        offline = re.search(r"verified_docs: offline: this snippet tried to reach ('[^']*')", obs.stderr)
-        if offline:
-            what += f"; it tried to reach {offline.group(1)}, but only the mock model on 127.0.0.1 is reachable"
+        reached = _reached_for(obs.stderr)
+        if reached:
+            what += f"; it tried to reach {reached}, but only the mock model on 127.0.0.1 is reachable"
         problems.append(Problem(where, what, tail))
     return problems
+
+
+# How a process that is not Python says it could not reach a host from inside the network
+# namespace (verified_docs.netns): no name resolves, no outside address is routed.
+_UNREACHED = (
+    re.compile(r"verified_docs: offline: this snippet tried to reach ('[^']*')"),  # the Python-level block
+    re.compile(r"Could not resolve host: ([^\s;'\"]+)"),  # curl, git over HTTPS
+    re.compile(r"getaddrinfo (?:ENOTFOUND|EAI_AGAIN) ([^\s;'\"]+)"),  # node, npm
+    re.compile(r"Could not resolve hostname ([^\s:;'\"]+)"),  # ssh, git over SSH
+    re.compile(r"Failed to connect to ([^\s;'\"]+) port"),  # curl to an address
+)
+
+
+def _reached_for(stderr: str) -> str | None:
+    """The host (quoted) a snippet's process says it failed to reach, or None."""
+    for pattern in _UNREACHED:
+        found = pattern.search(stderr)
+        if found:
+            host = found.group(1)
+            return host if host.startswith("'") else repr(host)
+    return None
 
 
 def _signal_name(number: int) -> str:

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from . import cache as cache_mod
 from . import ledger as ledger_mod
+from . import reproducible, tmproot
 from .errors import Location, Problem, SourceError, annotate, annotate_text, display_path, on_github_actions, workflow_command
 from .fence_run import PageRun, first_change
 from .runner.languages import LANGUAGES
@@ -311,8 +312,30 @@ def project_root_problem(root: Path) -> str | None:
     return None
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Build and publish the site; exit 0, 1 when a stage failed, 2 on malformed input."""
+def _go_offline(root: Path) -> bool:
+    """Fetch the one thing the build downloads (the Mermaid script, when missing), then move the
+    whole build into a network namespace with only loopback (:mod:`.netns`): verification, the
+    fences and every snippet's processes. False (the reason printed) when that failed halfway."""
+    from . import netns, vendor
+
+    try:
+        vendor.ensure(vendor.MERMAID, root)
+    except vendor.VendorError:
+        pass  # the hook reports it, at the page that needs it
+    try:
+        warning = netns.contain()
+    except netns.NetnsError as e:
+        print(e, file=sys.stderr)
+        return False
+    if warning:
+        print(warning, file=sys.stderr)
+    return True
+
+
+def main(argv: list[str] | None = None, *, offline: bool | None = None) -> int:
+    """Build and publish the site; exit 0, 1 when a stage failed, 2 on malformed input.
+    ``offline`` (default: True when ``argv`` is None, i.e. this is the process's own command
+    line) moves the process into a network namespace first (:func:`_go_offline`)."""
     parser = argparse.ArgumentParser(prog="verified_docs build", description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=None,
                         help="project root, a directory holding mkdocs.yml (default: the current directory)")
@@ -331,6 +354,14 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         print(f"{args.root or root}: {bad}" + ("" if args.root else " (no --root given: the current directory)"),
               file=sys.stderr)
+        return 2
+    try:
+        tmproot.enter()
+    except tmproot.EnvironmentProblem as e:
+        print(f"verified_docs: {e}", file=sys.stderr)
+        return 2
+    print(f"[build] {reproducible.set_source_date_epoch(root)}", flush=True)
+    if (argv is None if offline is None else offline) and not _go_offline(root):
         return 2
     force = args.force or bool(os.environ.get("CI"))
     start = time.perf_counter()

@@ -12,11 +12,14 @@ from pathlib import Path
 
 def swap_in(new: Path, target: Path) -> None:
     """Replace ``target`` with ``new`` by renames: ``target`` is complete old or complete new
-    at every moment a reader could look (the old tree is removed only after the swap)."""
+    at every moment a reader could look (the old tree is removed only after the swap). The old
+    tree waits beside ``new`` (``build/site.old`` for the build), not beside ``target``: a kill
+    mid-publish leaves it in the build folder, never in the repository root, and the next
+    publish removes it. Both must be on one file system."""
     new, target = Path(new), Path(target)
     if not (new / "index.html").is_file():
         raise FileNotFoundError(f"{new}: not a built site (no index.html); refusing to publish it")
-    old = target.with_name(target.name + ".old")
+    old = new.with_name(target.name + ".old")
     shutil.rmtree(old, ignore_errors=True)
     if target.exists():
         os.replace(target, old)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import golden, replies, timeline
-from .errors import Location, Problem, SourceError
+from .errors import Location, Problem, SourceError, display_path
 from .sections import parse_sections
 from .evidence import Observation, check_evidence, check_exit, tool_results_shown
 from .mock_model import MockModel
@@ -315,7 +315,9 @@ def verify_run(scenario: Scenario, run: Run, program: Program, workdir: Path, *,
     drift = [] if done.flooded or reply_swap else golden.compare(program.golden_path, done.stdout, variant)
     only_drift = bool(drift) and not problems
     if only_drift and update_outputs:
-        golden.write_if_changed(program.golden_path, done.stdout)
+        if golden.write_if_changed(program.golden_path, done.stdout):
+            # One line per rewrite as it happens: what a reader (or a kill test) can wait for.
+            print(f"updated {display_path(program.golden_path)}", flush=True)
         drift = []
     lines = line_coverage.collect(coverage_prefix, measured) if measure_lines else {}
     return RunVerdict(scenario, run, program.language, program, tuple(problems + drift), done.stdout,

@@ -62,7 +62,7 @@ class ForkServer:
             if self._proc is not None and self._proc.poll() is None:
                 return
             self._stop_locked()
-            self._dir = tempfile.TemporaryDirectory(prefix="verified-docs-worker-")
+            self._dir = tempfile.TemporaryDirectory(prefix="worker-")  # short: the socket path has a 107-byte limit
             log = open(os.path.join(self._dir.name, "worker.log"), "wb")
             try:
                 self._proc = subprocess.Popen([self._python, str(WORKER), self.socket_path], cwd=self._dir.name,

@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -64,6 +65,8 @@ def environment(*, base_url: str, api_key: str, trace_path: Path, workdir: Path,
     return {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(workdir),
+        # The run's temporary root (verified_docs.tmproot): what a snippet makes there goes with it.
+        "TMPDIR": tempfile.gettempdir(),
         "LANG": "C.UTF-8",
         "PYTHONPATH": str(TRACER_DIR),
         "PYTHONUNBUFFERED": "1",

@@ -242,12 +242,36 @@ def _supervise(conn: socket.socket, listener: socket.socket) -> None:
     listener.close()
     _send(conn, {"pid": pid})
     started = os.read(started_r, 8)
-    _, status = os.waitpid(pid, 0)
+    status = _wait_or_orphaned(pid, conn)
     ended = time.monotonic()
     own = ended - struct.unpack("d", started)[0] if len(started) == 8 else 0.0
     escaped = _end_orphans(group=pid)
     _send(conn, {"exit_code": os.waitstatus_to_exitcode(status), "own_s": own, "escaped": escaped})
     os._exit(0)
+
+
+def _wait_or_orphaned(pid: int, conn: socket.socket) -> int:
+    """Wait for the snippet ``pid`` and return its wait status; if the runner's end of ``conn``
+    closes first (the runner was killed: nobody is left to enforce the timeout), kill the
+    snippet's process group and what it left behind, and exit: a killed build leaves no snippet
+    running (and writing into its temporary folder)."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # no pidfd (Linux before 5.3): wait as before
+        return os.waitpid(pid, 0)[1]
+    while True:
+        readable, _, _ = select.select([pidfd, conn], [], [])
+        if pidfd in readable:
+            os.close(pidfd)
+            return os.waitpid(pid, 0)[1]
+        if not conn.recv(1):  # the runner's end closed: it died, or gave up on this snippet
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(pid, 0)
+            _end_orphans(group=pid)
+            os._exit(0)
 
 
 def _become_subreaper() -> None:
