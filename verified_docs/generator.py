@@ -24,21 +24,23 @@ class GeneratorFailed(Exception):
     """The generator stopped or warned under ``--strict``; the message says which and why."""
 
 
-def build(generator: str, config: Path, site_dir: Path) -> None:
+def build(generator: str, config: Path, site_dir: Path, *, strict: bool = True) -> None:
     """Build ``config`` (a generated ``mkdocs.yml``, :func:`.render_markdown.render_tree`) into
     ``site_dir`` (removed first; the folder the configuration names, which Zensical requires
     inside the configuration's folder) with ``generator``, one of :data:`GENERATORS`. Raises
     :class:`GeneratorFailed` on a warning (strict) or an error, :class:`ValueError` for an
-    unknown generator."""
+    unknown generator. ``strict=False`` (with ``strict: false`` in the file, which Zensical
+    also reads) only lets a test show that the guard alone catches a site built from
+    unrendered pages; the build never uses it."""
     if generator not in GENERATORS:
         raise ValueError(f"unknown generator {generator!r}; known: {', '.join(GENERATORS)}")
     shutil.rmtree(site_dir, ignore_errors=True)
-    (_mkdocs if generator == "mkdocs" else _zensical)(Path(config), Path(site_dir))
+    (_mkdocs if generator == "mkdocs" else _zensical)(Path(config), Path(site_dir), strict)
     if not Path(site_dir).is_dir():
         raise GeneratorFailed(f"{generator} reported success but wrote no site into {site_dir}")
 
 
-def _mkdocs(config: Path, site_dir: Path) -> None:
+def _mkdocs(config: Path, site_dir: Path, strict: bool) -> None:
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
@@ -49,7 +51,7 @@ def _mkdocs(config: Path, site_dir: Path) -> None:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     try:
-        loaded = load_config(str(config), strict=True, site_dir=str(site_dir))
+        loaded = load_config(str(config), strict=strict, site_dir=str(site_dir))
         loaded.plugins.on_startup(command="build", dirty=False)
         try:
             mkdocs_build(loaded)
@@ -61,9 +63,10 @@ def _mkdocs(config: Path, site_dir: Path) -> None:
         log.removeHandler(handler)
 
 
-def _zensical(config: Path, site_dir: Path) -> None:  # noqa: ARG001 (the configuration names it)
+def _zensical(config: Path, site_dir: Path, strict: bool) -> None:  # noqa: ARG001 (the configuration names it)
     try:
-        done = subprocess.run([sys.executable, "-m", "zensical", "build", "--strict", "-f", str(config)],
+        done = subprocess.run([sys.executable, "-m", "zensical", "build", *(["--strict"] if strict else []),
+                               "-f", str(config)],
                               cwd=config.parent, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:
         raise GeneratorFailed("zensical build --strict did not finish in 600 s") from None
@@ -75,3 +78,30 @@ def _zensical(config: Path, site_dir: Path) -> None:  # noqa: ARG001 (the config
             raise GeneratorFailed("zensical is not installed in this environment: pip install -e '.[zensical]' "
                                   "(nox -s docs -- --generator zensical installs it)")
         raise GeneratorFailed(f"zensical build --strict failed (exit {done.returncode})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m verified_docs.generator {mkdocs,zensical} CONFIG``: build a configuration
+    the render stage generated into the ``site_dir`` it names, and nothing else (no render,
+    no guard, no publish). Exit 0, or 1 when the generator failed."""
+    import argparse
+
+    from .render_markdown import load_config
+
+    parser = argparse.ArgumentParser(prog="python -m verified_docs.generator", description=main.__doc__.splitlines()[0])
+    parser.add_argument("generator", choices=GENERATORS)
+    parser.add_argument("config", type=Path)
+    parser.add_argument("--no-strict", action="store_true", help="do not stop on warnings (for tests of the guard)")
+    args = parser.parse_args(argv)
+    config = args.config.resolve()
+    try:
+        build(args.generator, config, config.parent / str(load_config(config).get("site_dir", "site")),
+              strict=not args.no_strict)
+    except GeneratorFailed as e:
+        print(e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
