@@ -57,11 +57,12 @@ def test_search_finds_a_word_only_in_code_and_leads_to_it(zensical_page: Page, z
     page.goto("")
     page.locator(".md-search__button").click()
     page.keyboard.type(word)
-    hits = page.locator("a[role=option]")
-    hits.first.wait_for(timeout=10_000)
-    hrefs = [re.sub(r"[?#].*", "", h.get_attribute("href") or "") for h in hits.all()]
+    # Results change while the word is typed: wait for those of the whole word, read them at once.
+    hits = page.locator(f'a[role=option][href*="?h={word}"]')
+    hits.first.wait_for(timeout=20_000)
+    hrefs = [re.sub(r"[?#].*", "", h) for h in hits.evaluate_all("links => links.map(a => a.href)")]
     assert zensical_url + target.url in hrefs, f"searching {word!r}: expected a result on {target}, got {hrefs}"
-    hits.nth(hrefs.index(zensical_url + target.url)).evaluate("a => a.click()")
+    page.locator(f'a[role=option][href^="{zensical_url + target.url}?h={word}"]').first.evaluate("a => a.click()")
     page.wait_for_url(re.compile(re.escape(zensical_url + target.url) + r"(\?|#|$)"))
     read_marks = """word => Array.from(document.querySelectorAll('.md-content mark'))
         .filter(m => m.innerText.toLowerCase() === word)
