@@ -197,9 +197,26 @@ def build_site(ledger_path: Path, site: Path, config: Path = ROOT / "mkdocs.yml"
     return BuiltSite(done.returncode, done.stdout + done.stderr, site)
 
 
+def build_rendered(ledger_path: Path, out: Path, generator: str, root: Path = ROOT) -> BuiltSite:
+    """The build's own path, in a subprocess: the render stage into ``out`` (pages and a
+    generated ``mkdocs.yml``), then ``generator`` (``mkdocs`` or ``zensical``) into ``out/site``."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "VERIFIED_DOCS_EDIT_URI": TEST_EDIT_URI}
+    done = subprocess.run([sys.executable, "-m", "verified_docs", "render", "--root", str(root), "--ledger",
+                           str(ledger_path), "--out", str(out), "--generator", generator],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    return BuiltSite(done.returncode, done.stdout + done.stderr, out / "site")
+
+
 @pytest.fixture(scope="session")
 def built_site(verification: Verification, tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
-    return build_site(verification.ledger_path, tmp_path_factory.mktemp("site") / "site")
+    """The site as ``nox -s docs`` builds it: rendered, then MkDocs."""
+    return build_rendered(verification.ledger_path, tmp_path_factory.mktemp("rendered"), "mkdocs")
+
+
+@pytest.fixture(scope="session")
+def zensical_site(verification: Verification, tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """The same site built with Zensical (``nox -s docs -- --generator zensical``)."""
+    return build_rendered(verification.ledger_path, tmp_path_factory.mktemp("rendered-zensical"), "zensical")
 
 
 @pytest.fixture

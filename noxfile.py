@@ -80,11 +80,17 @@ def _install(session: nox.Session, *args: str) -> None:
 
 @nox.session
 def docs(session: nox.Session) -> None:
-    """Verify every example, run the docs' Python fences, build strictly, guard the result, then publish to site/.
+    """Verify every example, run the docs' Python fences, render Markdown, build strictly, guard the result, then publish to site/.
 
-    Unchanged scenarios and fences are answered from build/cache; `nox -s docs -- --force` runs all."""
-    _install(session, "--extra", "docs")
+    Unchanged scenarios and fences are answered from build/cache; `nox -s docs -- --force` runs all.
+    `nox -s docs -- --generator zensical` builds with Zensical instead of MkDocs (installing it first)."""
+    _install(session, "--extra", "docs", *(("--extra", "zensical") if _wants_zensical(session.posargs) else ()))
     session.run("python", "-m", "verified_docs", "build", *session.posargs, env=QUIET_MKDOCS)
+
+
+def _wants_zensical(args: list[str]) -> bool:
+    """Whether the build arguments pick Zensical (``--generator zensical`` or ``--generator=zensical``)."""
+    return "--generator=zensical" in args or any(a == "--generator" and b == "zensical" for a, b in zip(args, args[1:]))
 
 
 def _ensure_chromium(session: nox.Session) -> None:

@@ -146,7 +146,7 @@ def test_a_page_built_without_the_hook_has_no_marker_and_fails(tmp_path: Path) -
     site, docs = directive_site(tmp_path, "<!-- verified-example scenario=\"g/s\" program=\"main\" section=\"tool\" -->")
     assert [str(p) for p in directive_problems(site, docs)] == [
         f"{docs / 'page.md'}:3: verified-example did not come out in page/index.html: none of the page's 3 "
-        "directive(s) did (no data-vd-directive marker at all: was the page built without the verified_docs hook?)"]
+        "directive(s) did (no data-vd-directive marker at all: was the page built from docs/ as written, without the render stage?)"]
 
 
 def test_a_marker_outside_its_block_or_in_a_code_block_does_not_count(tmp_path: Path) -> None:

@@ -142,4 +142,4 @@ def test_a_site_built_without_the_hook_fails_the_guard_at_the_first_directive(pr
     assert built.returncode == 0, built.output
     assert [str(p) for p in directive_problems(tmp_path / "site", project / "docs")] == [
         f"{project / 'docs/page.md'}:3: verified-example did not come out in page/index.html: none of the page's 1 "
-        "directive(s) did (no data-vd-directive marker at all: was the page built without the verified_docs hook?)"]
+        "directive(s) did (no data-vd-directive marker at all: was the page built from docs/ as written, without the render stage?)"]

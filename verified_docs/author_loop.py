@@ -45,24 +45,32 @@ from .verify import RunVerdict
 WATCHED_DIRS = ("snippets", "examples", "rules", "docs")
 WATCHED_FILES = ("mkdocs.yml", "pyproject.toml", "conftest.py")
 SERVED = Path("build") / "serve" / "site"
-PARTIAL = Path("build") / "serve" / "site.partial"
+RENDERED = Path("build") / "serve" / "rendered"
+PARTIAL = RENDERED / "site"
 DEFAULT_ADDR = "127.0.0.1:8000"
 
 
-def render_site(root: Path, served: Path) -> None:
-    """Build the pages from the verified results and replace ``served`` with them: the docs'
-    Python fences (:class:`.pipeline.Fences`), the strict build and the guard of
-    :mod:`.pipeline`, then :func:`.publish.swap_in`. The loop's only rendering step, so it can
-    be pointed at another generator. Raises :class:`.pipeline.StageFailed` (details printed to
-    stderr) or :class:`SourceError`; ``served`` is untouched then."""
+def render_site(root: Path, served: Path, generator: str = pipeline.DEFAULT_GENERATOR) -> None:
+    """Build the pages from the verified results and replace ``served`` with them, through the
+    stages of :mod:`.pipeline`: the docs' Python fences (:class:`.pipeline.Fences`), the render
+    stage (into ``build/serve/rendered``, apart from the build's own tree), ``generator`` and the
+    guard, then :func:`.publish.swap_in`. Raises :class:`.pipeline.StageFailed` (details printed
+    to stderr) or :class:`SourceError`; ``served`` is untouched then."""
+    from . import vendor
+    from .render_markdown import render_tree
+
     fences = pipeline.Fences(root, force=False)
     try:
         fences.finish()
-        pipeline.build_site(root, root / PARTIAL)
-        pipeline.guard(root, root / PARTIAL)
+        try:
+            tree = render_tree(root, root / ledger_mod.DEFAULT_LEDGER, root / RENDERED, root / PARTIAL)
+        except vendor.VendorError as e:
+            raise pipeline.StageFailed(str(e)) from None
+        pipeline.generate(generator, tree)
+        pipeline.guard(root, tree.site_dir)
     finally:
         fences.stop()
-    swap_in(root / PARTIAL, served)
+    swap_in(tree.site_dir, served)
 
 
 class _Tee(io.TextIOBase):

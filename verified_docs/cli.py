@@ -92,6 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     alarm.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
     alarm.add_argument("--summary", type=Path, default=None,
                        help="append a Markdown table here (default: $GITHUB_STEP_SUMMARY when set)")
+    rend = sub.add_parser("render", help="render docs/ with the ledger into a tree of plain Markdown and its "
+                                         "generated mkdocs.yml; with --generator, also build that tree")
+    rend.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
+    rend.add_argument("--ledger", type=Path, default=ledger_mod.DEFAULT_LEDGER, help="ledger path, under root")
+    rend.add_argument("--out", type=Path, default=None,
+                      help="folder of the rendered tree (default: build/rendered under root); the site goes to OUT/site")
+    rend.add_argument("--generator", default=None, help="also build the tree: mkdocs or zensical (no guard, no publish)")
     sub.add_parser("build", add_help=False, help="verify, run the docs' fences, build strictly, guard, publish "
                    "(python -m verified_docs build --help)")
     sub.add_parser("serve", add_help=False, help="serve the site and verify again on every save "
@@ -139,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         return _try(args)
     if args.command == "release-alarm":
         return _release_alarm(args)
+    if args.command == "render":
+        return _render(args)
 
     languages = tuple(x.strip() for x in args.languages.split(",") if x.strip())
     unknown = [x for x in languages if x not in LANGUAGES]
@@ -328,3 +337,33 @@ def _matrix(args: argparse.Namespace) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _render(args: argparse.Namespace) -> int:
+    """``render``: the render stage alone (and the generator with ``--generator``); exit 0, 1
+    when the generator failed, 2 when a page cannot be rendered."""
+    from . import vendor
+    from .generator import GENERATORS, GeneratorFailed, build
+    from .render_markdown import RENDERED, render_tree
+
+    root = args.root.resolve()
+    if args.generator is not None and args.generator not in GENERATORS:
+        print(f"unknown generator {args.generator!r}; known: {', '.join(GENERATORS)}", file=sys.stderr)
+        return 2
+    out = (root / (args.out or RENDERED)).resolve()
+    try:
+        tree = render_tree(root, root / args.ledger, out, out / "site")
+    except (SourceError, FileNotFoundError, vendor.VendorError) as e:
+        print(e, file=sys.stderr)
+        return 2
+    print(f"render: {len(tree.pages)} page(s) into {tree.docs_dir}, {tree.written} file(s) written, "
+          f"{tree.removed} removed; {tree.edit_links}")
+    if args.generator is None:
+        return 0
+    try:
+        build(args.generator, tree.config, tree.site_dir)
+    except GeneratorFailed as e:
+        print(e, file=sys.stderr)
+        return 1
+    print(f"{args.generator}: built {tree.site_dir}")
+    return 0

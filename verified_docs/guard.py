@@ -8,7 +8,7 @@ pytest-markdown-docs skipped, an unclosed section that pulled in the rest of a f
 
 Directives are counted from the Markdown sources and from the markers their rendered blocks
 carry in the HTML (:func:`verified_docs.directive.marker`), so a directive that vanished (left
-an invisible comment by a generator that ran no hooks, swallowed by an unclosed fence or raw
+an invisible comment by a generator fed docs/ as written, swallowed by an unclosed fence or raw
 HTML) fails at its page and line whichever generator built the site.
 """
 from __future__ import annotations
@@ -363,7 +363,7 @@ def directive_problems(site: Path, docs: Path) -> list[Problem]:
             value = marker_value(d)
             if not found:
                 why = (f"none of the page's {len(directives)} directive(s) did (no {MARKER_ATTRIBUTE} marker at all: "
-                       "was the page built without the verified_docs hook?)")
+                       "was the page built from docs/ as written, without the render stage?)")
             elif value in found:
                 what, name = CONTAINERS[d.kind]  # only a kind with a container can be misplaced
                 why = (f"its marker is not inside a {'<' + name + '>' if what == 'tag' else name + ' element'}, "

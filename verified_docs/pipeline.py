@@ -1,4 +1,4 @@
-"""Build the site in one process: verify, run the docs' fences, build strictly, guard, publish.
+"""Build the site in one process: verify, run the docs' fences, render Markdown, generate, guard, publish.
 
 ``python -m verified_docs build`` (what ``nox -s docs`` runs). Each stage stops the build on
 failure, so ``site/`` is only ever replaced by a site whose every code block ran:
@@ -7,18 +7,22 @@ failure, so ``site/`` is only ever replaced by a site whose every code block ran
 2. run the Python fences written in ``docs/`` under pytest-markdown-docs (alongside step 1),
    each page in a process of its own, unless the page, the test plugin, toolnexus, the
    machinery and every file its fences read are as when they last passed;
-3. ``mkdocs build --strict`` into ``build/site.partial`` (in this process: a no-op rebuild
-   should cost about a bare ``mkdocs build``, and each extra interpreter start-up adds to it);
-4. the guard: every code block in the built site is a verified section, a verified output or
-   a fence that ran, and every directive of ``docs/`` came out as its block;
-5. swap the partial site into ``site/``.
+3. render Markdown (:mod:`.render_markdown`): ``docs/`` with every directive and claim
+   rendered, the published programs and the Mermaid script, into ``build/rendered/docs``, and
+   a generated ``build/rendered/mkdocs.yml`` without hooks;
+4. the generator (:mod:`.generator`): ``mkdocs build --strict`` (in this process: a no-op
+   rebuild should cost about a bare ``mkdocs build``) or, with ``--generator zensical``,
+   ``zensical build --strict``, into ``build/rendered/site``;
+5. the guard: every code block in the built site is a verified section, a verified output or
+   a fence that ran, and every directive of ``docs/`` came out as its block, whichever
+   generator built it;
+6. swap the built site into ``site/``.
 """
 from __future__ import annotations
 
 import argparse
 import functools
 import hashlib
-import logging
 import os
 import re
 import shutil
@@ -35,12 +39,13 @@ from . import ledger as ledger_mod
 from . import reproducible, tmproot
 from .errors import Location, Problem, SourceError, annotate, annotate_text, display_path, on_github_actions, workflow_command
 from .fence_run import PageRun, first_change
+from .generator import DEFAULT as DEFAULT_GENERATOR, GENERATORS
 from .runner.languages import LANGUAGES
 from .scenario import discover_project
 
 FENCES = Path("build") / "executed-fences.json"
 FENCE_CACHE = Path("build") / "cache" / "fences"
-PARTIAL = Path("build") / "site.partial"
+PARTIAL = Path("build") / "rendered" / "site"
 
 
 class StageFailed(Exception):
@@ -237,8 +242,8 @@ class Fences:
 
 
 class _WarningAnnotations(logging.Handler):
-    """Prints each WARNING record as a workflow command (strict mode fails the build on it);
-    an error is annotated where it is raised (the hook names its page and line)."""
+    """Prints each WARNING record of MkDocs as a workflow command (strict mode fails the build
+    on it); an error is annotated where it is raised (the render stage names its page and line)."""
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.levelno == logging.WARNING:
@@ -248,34 +253,41 @@ class _WarningAnnotations(logging.Handler):
 _warning_annotations = _WarningAnnotations()
 
 
-@_stage("mkdocs")
-def build_site(root: Path, site_dir: Path) -> None:
-    """``mkdocs build --strict`` of ``root/mkdocs.yml`` into ``site_dir``. Raises
-    :class:`StageFailed` on a warning (strict) or a build error."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
+@_stage("render")
+def render(root: Path):
+    """Render ``docs/`` with this build's ledger into ``build/rendered/`` (see
+    :func:`.render_markdown.render_tree`). Raises :class:`SourceError` at every page and
+    line that cannot be rendered, :class:`StageFailed` when the Mermaid script cannot be had."""
+    from . import vendor
+    from .render_markdown import RENDERED, render_tree
 
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    try:
+        tree = render_tree(root, root / ledger_mod.DEFAULT_LEDGER, root / RENDERED, root / PARTIAL)
+    except vendor.VendorError as e:
+        raise StageFailed(str(e)) from None
+    print(f"render: {len(tree.pages)} page(s) into {display_path(tree.docs_dir)}, {tree.written} file(s) written, "
+          f"{tree.removed} removed; {tree.edit_links}", flush=True)
+    return tree
+
+
+def generate(generator: str, tree) -> None:
+    """Build the rendered tree with ``generator`` (:mod:`.generator`), timed under its name.
+    Raises :class:`StageFailed` when it fails or warns."""
+    from .generator import GeneratorFailed, build
+
+    @_stage(generator)
+    def run() -> None:
+        try:
+            build(generator, tree.config, tree.site_dir)
+        except GeneratorFailed as e:
+            raise StageFailed(str(e)) from None
+        finally:
+            log.removeHandler(_warning_annotations)
+
     log = logging.getLogger("mkdocs")
-    log.addHandler(handler)
     if on_github_actions():  # a strict build's warnings, annotated (its errors are, where raised)
         log.addHandler(_warning_annotations)
-    log.setLevel(logging.INFO)
-    shutil.rmtree(site_dir, ignore_errors=True)
-    try:
-        config = load_config(str(root / "mkdocs.yml"), strict=True, site_dir=str(site_dir))
-        config.plugins.on_startup(command="build", dirty=False)
-        try:
-            build(config)
-        finally:
-            config.plugins.on_shutdown()
-    except MkDocsException as e:
-        raise StageFailed(f"mkdocs build --strict failed: {e}") from None
-    finally:
-        log.removeHandler(handler)
-        log.removeHandler(_warning_annotations)
+    run()
 
 
 @_stage("guard")
@@ -294,7 +306,7 @@ def guard(root: Path, site_dir: Path) -> None:
     annotate(problems, "guard: not verified in this build")
     print(f"guard: {checked} code blocks checked, {len(problems)} problem(s)")
     if checked == 0:
-        raise StageFailed(f"{site_dir}: no code blocks at all; is the hook rendering examples?")
+        raise StageFailed(f"{site_dir}: no code blocks at all; did the render stage run?")
     if problems:
         raise StageFailed(f"{len(problems)} problem(s) in the built site: code that did not run or directives "
                           "that did not come out")
@@ -344,6 +356,8 @@ def main(argv: list[str] | None = None, *, offline: bool | None = None) -> int:
     parser.add_argument("--jobs", "-j", type=int, default=None, help="scenarios verified at once (default: two per CPU core)")
     parser.add_argument("--languages", default=",".join(LANGUAGES),
                         help=f"comma-separated languages to verify (known: {', '.join(LANGUAGES)})")
+    parser.add_argument("--generator", choices=GENERATORS, default=DEFAULT_GENERATOR,
+                        help=f"the site generator (default: {DEFAULT_GENERATOR})")
     args = parser.parse_args(argv)
     languages = tuple(x.strip() for x in args.languages.split(",") if x.strip())
     unknown = [x for x in languages if x not in LANGUAGES]
@@ -369,8 +383,9 @@ def main(argv: list[str] | None = None, *, offline: bool | None = None) -> int:
     try:
         verify(root, languages, force=force, jobs=args.jobs)
         fences.finish()
-        build_site(root, root / PARTIAL)
-        guard(root, root / PARTIAL)
+        tree = render(root)
+        generate(args.generator, tree)
+        guard(root, tree.site_dir)
     except SourceError as e:
         print(e, file=sys.stderr)
         annotate(e.problems, "bad input")
@@ -384,7 +399,7 @@ def main(argv: list[str] | None = None, *, offline: bool | None = None) -> int:
     from .publish import swap_in
 
     swap_in(root / PARTIAL, root / "site")
-    print(f"site built in {root / 'site'} ({time.perf_counter() - start:.1f}s)")
+    print(f"site built with {args.generator} in {root / 'site'} ({time.perf_counter() - start:.1f}s)")
     return 0
 
 

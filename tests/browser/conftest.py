@@ -11,6 +11,7 @@
 - ``visit`` (session): loads a page of the real site once and keeps what it showed (errors,
   anchors, links, ids, tab sets, code blocks, unrendered lists), with its screenshots in
   ``build/screenshots/``.
+- ``zensical_url`` (session) and ``zensical_page``: the same for the site built with Zensical.
 - ``linked_tabs_url`` (session): the sample site in ``samples/linked-tabs`` built with the real
   ``mkdocs.yml`` (``INHERIT``), for tab linking with two languages (the real site has one).
 """
@@ -139,6 +140,25 @@ def new_context(browser: Browser, base_url: str) -> tuple[BrowserContext, PageLo
 def page(browser: Browser, site_url: str) -> Iterator[Page]:
     """A page of the real site in a fresh context; ``page.log`` is its :class:`PageLog`."""
     context, log = new_context(browser, site_url)
+    page = context.new_page()
+    page.log = log  # type: ignore[attr-defined]
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def zensical_url(zensical_site) -> Iterator[str]:
+    """The site built with Zensical (root conftest's ``zensical_site``), served like ``site_url``."""
+    if zensical_site.returncode != 0:
+        pytest.fail(f"the Zensical build failed, so there is no site to test:\n{zensical_site.output}", pytrace=False)
+    with serve(zensical_site.site) as url:
+        yield url
+
+
+@pytest.fixture
+def zensical_page(browser: Browser, zensical_url: str) -> Iterator[Page]:
+    """Like ``page``, on the Zensical build."""
+    context, log = new_context(browser, zensical_url)
     page = context.new_page()
     page.log = log  # type: ignore[attr-defined]
     yield page

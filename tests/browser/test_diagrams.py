@@ -81,9 +81,10 @@ def test_example_pages_have_diagrams() -> None:
     assert len(names) >= 18, sorted(names)
 
 
-@pytest.mark.parametrize("site_page", DIAGRAM_PAGES, ids=str)
-def test_every_diagram_is_drawn_with_its_recorded_messages(page: Page, site_page: SitePage,
-                                                           ledger: ledger_mod.Ledger) -> None:
+def diagram_problems(page: Page, site_page: SitePage, ledger: ledger_mod.Ledger) -> list[str]:
+    """Load ``site_page`` in ``page`` (whose context serves a built site) and say what is wrong
+    with its diagrams: one not drawn, drawn with another number of messages than its run
+    recorded, without an accessible title or drawn while hidden, and any error the page logged."""
     wanted = expected_counts(site_page, ledger)
     assert wanted, f"{site_page}: its diagram directives ask for no diagram with a message"
     page.add_init_script(OPEN_SHADOWS)
@@ -91,8 +92,9 @@ def test_every_diagram_is_drawn_with_its_recorded_messages(page: Page, site_page
     # Material draws them one by one once the script is there; wait until none is left as text.
     page.wait_for_function("() => !document.querySelector('div.verified-diagram > pre.mermaid')", timeout=60_000)
     drawn = page.evaluate(_DRAWN)
-    assert len(drawn) == len(wanted), (f"{site_page}: expected {len(wanted)} diagrams "
-                                       f"({', '.join(w for w, _ in wanted)}), the page has {len(drawn)}")
+    if len(drawn) != len(wanted):
+        return [f"{site_page}: expected {len(wanted)} diagrams ({', '.join(w for w, _ in wanted)}), "
+                f"the page has {len(drawn)}"]
     problems = []
     for (which, n), d in zip(wanted, drawn):
         if d["drawn"] != n or d["numbers"] != n or d["declared"] != n or d["words"] != n:
@@ -102,7 +104,13 @@ def test_every_diagram_is_drawn_with_its_recorded_messages(page: Page, site_page
             problems.append(f"{which}: the SVG's accessible title is {d['title']!r}")
         if d["width"] < 200:
             problems.append(f"{which}: the SVG is {d['width']}px wide (drawn while hidden?)")
-    assert not page.log.errors, f"{site_page}: " + "; ".join(page.log.errors)
+    return problems + [f"{site_page}: {e}" for e in page.log.errors]
+
+
+@pytest.mark.parametrize("site_page", DIAGRAM_PAGES, ids=str)
+def test_every_diagram_is_drawn_with_its_recorded_messages(page: Page, site_page: SitePage,
+                                                           ledger: ledger_mod.Ledger) -> None:
+    problems = diagram_problems(page, site_page, ledger)
     if problems:
         pytest.fail(f"{site_page}:\n" + "\n".join(f"    {p}" for p in problems), pytrace=False)
 

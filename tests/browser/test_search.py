@@ -26,10 +26,19 @@ from .pages import DOCS, ROOT, Page as SitePage, expected_examples, site_pages
 _WORD = re.compile(r"(?:(?<=\s)|^)([a-z]{6,})(?=\s|$)", re.MULTILINE)
 
 
+def search_index(site: Path) -> list[dict]:
+    """The built site's search entries (``location``, ``title``, ``text`` each): Material's
+    ``search/search_index.json`` or Zensical's ``search.json``."""
+    material = site / "search" / "search_index.json"
+    if material.is_file():
+        return json.loads(material.read_text(encoding="utf-8"))["docs"]
+    return json.loads((site / "search.json").read_text(encoding="utf-8"))["items"]
+
+
 def word_only_in_code(site: Path) -> tuple[str, SitePage]:
     scenarios = {s.name: s for s in discover_project(ROOT)}
     prose = "\n".join(p.read_text(encoding="utf-8") for p in DOCS.rglob("*.md")).lower()
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    index = search_index(site)
     candidates = []
     for site_page in site_pages():
         for example in expected_examples(site_page, scenarios):
@@ -64,7 +73,7 @@ _HIDDEN_TAB_WORDS = """() => {
 def word_only_in_a_hidden_tab(page: Page, site: Path) -> tuple[str, SitePage]:
     """The alphabetically first word of six or more letters that, on some page, appears only in
     a tab not shown by default, and in the search index of that page only."""
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    index = search_index(site)
     candidates = []
     for site_page in site_pages():
         page.goto(site_page.url)
