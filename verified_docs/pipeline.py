@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import functools
 import hashlib
+import logging
 import os
 import re
 import shutil
