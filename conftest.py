@@ -2,7 +2,7 @@
 that its hooks also see the Markdown fences collected from docs/.
 
 - ``verification`` (session): every scenario verified once, ledger written to a temp dir.
-- ``built_site`` (session): ``mkdocs build --strict`` of the real docs against that ledger.
+- ``built_site`` (session): the real docs through the render stage and ``mkdocs build --strict``, against that ledger.
 - Python fences that pytest-markdown-docs executed and passed are recorded, so the guard can
   tell an executed fence from one that was silently skipped.
 - Each page's fences start from the environment, working directory and ``sys.path`` as they

@@ -183,7 +183,7 @@ class ParsedScenarios:
             scenario = load_scenario(scenario_folder, root, prefix)
             _write_bytes_atomic(path, pickle.dumps(scenario, protocol=pickle.HIGHEST_PROTOCOL))
             return scenario
-        remember(scenario_folder, root, prefix, scenario)  # the MkDocs hook, in this process, reads it too
+        remember(scenario_folder, root, prefix, scenario)  # the render stage, in this process, reads it too
         return scenario
 
 

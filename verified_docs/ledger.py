@@ -1,6 +1,6 @@
 """The ledger: which programs ran green in this build, fingerprinted so nothing stale ships.
 
-Verification writes it; the MkDocs hook refuses to render an example whose program, section
+Verification writes it; the render stage refuses to render an example whose program, section
 or golden output is not in it with the same SHA-256; the guard checks every code block of the
 built site against it. JSON, written atomically.
 """

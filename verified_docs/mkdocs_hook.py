@@ -1,5 +1,5 @@
 """MkDocs hook: a thin adapter over the render stage (:mod:`verified_docs.render_markdown`), for
-``mkdocs serve`` and builds straight from ``mkdocs.yml``. The only module that imports MkDocs.
+``mkdocs serve`` and builds straight from ``mkdocs.yml``. With :mod:`verified_docs.generator` (which runs MkDocs in process), the only module that imports MkDocs.
 
 ``python -m verified_docs build`` does not use it: it renders the pages into ``build/rendered/``
 first and hands the generator a configuration without hooks. Here the same

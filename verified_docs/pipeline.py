@@ -130,7 +130,7 @@ class Fences:
     Why a process per page: it is the only isolation that covers everything (imported modules
     and library globals too, not only what :class:`~.fence_run.ProcessState` can put back);
     it costs about 0.85 s of CPU per page (starting pytest and importing toolnexus), measured
-    here with the two pages of today: a forced build spends 3.3 CPU-s instead of 2.6 with
+    here with the two pages it had then: a forced build spends 3.3 CPU-s instead of 2.6 with
     one shared process, while its wall time stays verification's (5.5 s against 5.1 s on two
     busy cores).
 
@@ -334,7 +334,7 @@ def _go_offline(root: Path) -> bool:
     try:
         vendor.ensure(vendor.MERMAID, root)
     except vendor.VendorError:
-        pass  # the hook reports it, at the page that needs it
+        pass  # the render stage reports it (and stops the build)
     try:
         warning = netns.contain()
     except netns.NetnsError as e:

@@ -5,9 +5,9 @@ Generator-independent: it serves a folder of built HTML and knows nothing of MkD
 Zensical. What it adds to each HTML page is done by two pure ``str -> str`` functions,
 :func:`with_reload` and :func:`with_banner`.
 
-Why our own server rather than MkDocs' livereload server (the well-kept one at hand): that one
-needs MkDocs, which only ``mkdocs_hook.py`` may import and which the loop must outlive once
-Zensical builds the site; and it can only reload, with nowhere to put a failure on every page.
+Why our own server rather than MkDocs' livereload server (the well-kept one at hand): it can
+only reload, with nowhere to put a failure on every page, and it would tie the preview to
+MkDocs while the build's generator is a choice (the loop itself builds with MkDocs today).
 What we need on top of ``http.server`` is a long poll and two insertions, below.
 """
 from __future__ import annotations

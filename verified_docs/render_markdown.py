@@ -13,7 +13,7 @@ What a generator then reads (``build/rendered/``, see :func:`render_tree`):
   absolute at the project root (the rendered pages include programs and golden outputs with
   snippets lines, so the page holds exactly the file's bytes). MkDocs and Zensical both read it.
 
-The MkDocs hook (:mod:`.mkdocs_hook`, for ``mkdocs serve`` and the tests' builds) is a thin
+The MkDocs hook (:mod:`.mkdocs_hook`, for ``mkdocs serve`` and ``mkdocs build`` straight from ``mkdocs.yml``) is a thin
 adapter over the same :class:`Renderer`: there is one code path for rendering. Nothing here
 imports MkDocs. Every file written is generated (atomically, only when its bytes changed);
 the hand-written ``docs/`` is only read.

@@ -192,7 +192,7 @@ def _error_path(error: jsonschema.ValidationError) -> list[Any]:
 
 
 # Loaded scenarios by folder, kept while no file in the folder changed: `verified_docs build`
-# loads every scenario to verify it and again in the MkDocs hook, and round-trip YAML parsing
+# loads every scenario to verify it and again in the render stage, and round-trip YAML parsing
 # (kept for its line numbers) is most of a no-op rebuild's own time.
 _LOADED: dict[tuple[Path, Path, str], tuple[tuple, Scenario]] = {}
 
