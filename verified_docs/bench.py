@@ -239,7 +239,7 @@ def author_loop_figures(root: Path, repeats: int, env: dict[str, str], docs_noop
     loop, states = save_to_reload(root, repeats, env)
     verify_s, noop = statistics.median(own), statistics.median(docs_noop)
     target = max(2.0, 1.5 * (verify_s + noop))
-    print(f"verify {LOOP_SCENARIO:<23}{_stats(own)}")
+    print(f"verify {LOOP_SCENARIO:<23} {_stats(own)}")
     print(f"save to reloaded page, 1 line  {_stats(loop)}  (serve on a copy; until the reload answer "
           f"and the page holds the line)")
     parts = [f"verify {st['verify_s']:.2f}s + render {st['render_s']:.2f}s" for st in states]
