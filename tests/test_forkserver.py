@@ -276,3 +276,22 @@ def test_a_child_left_in_the_group_is_killed_without_a_report(server: ForkServer
     done = start("warm", server, program, tmp_path)
     assert (done.exit_code, done.anomaly) == (0, None)
     assert gone(int(done.stdout))
+
+
+def test_a_long_tmpdir_does_not_make_the_workers_socket_path_too_long(tmp_path, monkeypatch):
+    # A Unix socket's path holds 107 bytes at most; the worker's folder sits under TMPDIR (and
+    # the run's temporary root), and a TMPDIR of 16 bytes under the tests' root was already too
+    # long before the worker bound its socket relative to its own folder.
+    import tempfile
+
+    long_tmp = tmp_path / ("t" * 110)
+    long_tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(long_tmp))
+    worker = ForkServer(worker_environment())
+    try:
+        assert len(os.path.join(str(long_tmp), "worker-xxxxxxxx", "worker.sock")) > 107
+        program = write(tmp_path, "hello.py", "print('ran from the warm worker')\n")
+        done = start("warm", worker, program, tmp_path)
+        assert (done.exit_code, done.stdout) == (0, "ran from the warm worker\n"), done.stderr
+    finally:
+        worker.close()

@@ -29,6 +29,7 @@ from pathlib import Path
 from .process import Completed, kill_group, supervise
 
 WORKER = Path(__file__).parent / "tracer" / "verified_docs_forkserver.py"
+SOCKET_NAME = "worker.sock"  # in the worker's folder, which is its working directory
 START_TIMEOUT_S = 120.0
 LOST_SUPERVISOR = ("the process that started it and waited for its exit died first (did it kill its parent?); "
                    "its exit code is unknown and it was killed")
@@ -51,11 +52,20 @@ class ForkServer:
         self._lock = threading.Lock()
         self._proc: subprocess.Popen | None = None
         self._dir: tempfile.TemporaryDirectory | None = None
+        self._dir_fd: int | None = None
 
     @property
     def socket_path(self) -> str:
+        """Where the runner connects. A Unix socket's path may hold 107 bytes at most, and the
+        worker's folder sits under the run's temporary root, under TMPDIR, which can be long
+        (macOS's is ~50 bytes before ours): the worker binds ``worker.sock`` relative to its own
+        working directory, and a long folder is reached through this process's descriptor of
+        it (``/proc/self/fd/N/worker.sock``, Linux)."""
         assert self._dir is not None
-        return os.path.join(self._dir.name, "worker.sock")
+        full = os.path.join(self._dir.name, SOCKET_NAME)
+        if len(full.encode()) < 100 or self._dir_fd is None:
+            return full
+        return f"/proc/self/fd/{self._dir_fd}/{SOCKET_NAME}"
 
     def _ensure_started(self) -> None:
         with self._lock:
@@ -63,9 +73,10 @@ class ForkServer:
                 return
             self._stop_locked()
             self._dir = tempfile.TemporaryDirectory(prefix="worker-")  # short: the socket path has a 107-byte limit
+            self._dir_fd = os.open(self._dir.name, os.O_PATH) if hasattr(os, "O_PATH") else None
             log = open(os.path.join(self._dir.name, "worker.log"), "wb")
             try:
-                self._proc = subprocess.Popen([self._python, str(WORKER), self.socket_path], cwd=self._dir.name,
+                self._proc = subprocess.Popen([self._python, str(WORKER), SOCKET_NAME], cwd=self._dir.name,
                                               env={**self._env, "HOME": self._dir.name}, stdin=subprocess.PIPE,
                                               stdout=subprocess.PIPE, stderr=log, start_new_session=True)
             except OSError as e:
@@ -154,6 +165,9 @@ class ForkServer:
                 self._proc.wait()
             self._proc.stdout.close()
             self._proc = None
+        if self._dir_fd is not None:
+            os.close(self._dir_fd)
+            self._dir_fd = None
         if self._dir is not None:
             self._dir.cleanup()
             self._dir = None

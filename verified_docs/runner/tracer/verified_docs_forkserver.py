@@ -1,6 +1,7 @@
 """The warm worker: imports toolnexus once, then forks a fresh process for every snippet.
 
-Started by ``verified_docs.runner.forkserver`` as ``python verified_docs_forkserver.py SOCKET``
+Started by ``verified_docs.runner.forkserver`` as ``python verified_docs_forkserver.py SOCKET`` (a path,
+relative to its working directory, its own folder, so that a long TMPDIR cannot make it too long)
 with this folder on ``PYTHONPATH``, so ``sitecustomize`` (the tracer and the offline guard) is
 already loaded and the toolnexus classes it wraps are imported through it.
 
