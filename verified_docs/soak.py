@@ -74,6 +74,9 @@ def run_at_once(folders: dict[str, Path], args: list[str], logs: Path, label: st
         out.close()
         outcomes.append(Outcome(name, code, time.monotonic() - t0, logs / f"{label}-{name}.log",
                                 site_hash(folders[name] / "site") if docs else None))
+    # One line per run as it ends, so a long soak shows its progress (and a failure) at once.
+    for o in outcomes:
+        print(f"soak: {label} clone {o.clone}: exit {o.code} in {o.seconds:.0f} s", flush=True)
     return outcomes
 
 
@@ -117,7 +120,8 @@ def main(argv: list[str]) -> int:
         selection = [] if tests == "--all-tests" else PROCESS_SENSITIVE
         paired = [o for i in range(n)
                   for o in run_at_once(folders, ["-s", "tests", "--", *selection], logs, f"tests-{i + 1}", False)]
-        print(summary(f"nox -s tests{'' if selection else ' (all)'} in two clones at once", paired, None), flush=True)
+        what = "nox -s tests (the whole suite)" if not selection else "nox -s tests (the process-sensitive tests)"
+        print(summary(f"{what} in two clones at once", paired, None), flush=True)
         everything += paired
     return 0 if all(o.code == 0 for o in everything) and all(
         o.site == reference for o in alone + beside) else 1
