@@ -1,5 +1,7 @@
 """One commit, one site: the build dates the site with the last commit's time, so building the
-same commit on two different days gives byte-identical trees, the sitemaps included."""
+same commit on two different days gives byte-identical trees, the sitemaps included. The clock
+is faked for the whole build process (``tests/samples/fake_clock``), not through
+``SOURCE_DATE_EPOCH``, which the build must set by itself."""
 from __future__ import annotations
 
 import gzip
@@ -9,28 +11,26 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT, SAMPLES, SNIPPETS
+from conftest import ROOT, SAMPLES
 from verified_docs.reproducible import set_source_date_epoch
 
 FAKE_CLOCK = SAMPLES / "fake_clock"
 COMMITTED = 1767323045  # 2026-01-02T03:04:05Z
-PAGE = '# Page\n\n<!-- verified-example scenario="suspension/approval-gate" program="approval_gate" section="tool" -->\n'
-
-
-def small_project(root: Path) -> Path:
-    shutil.copytree(SNIPPETS / "suspension/approval-gate", root / "snippets/suspension/approval-gate")
-    (root / "docs").mkdir()
-    (root / "docs/index.md").write_text(PAGE)
-    shutil.copy(ROOT / "conftest.py", root / "conftest.py")
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
-    config = (ROOT / "mkdocs.yml").read_text()
-    config = config[: config.index("nav:")] + "nav:\n  - index.md\n" + config[config.index("theme:"):]
-    (root / "mkdocs.yml").write_text(config.replace("verified_docs/mkdocs_hook.py", str(ROOT / "verified_docs/mkdocs_hook.py")))
+def whole_project(root: Path) -> Path:
+    """A copy of this checkout's project (every file git lists: tracked, and untracked but not
+    ignored, so the tree under test is the working tree) committed once at ``COMMITTED``."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():  # a tracked file deleted in the working tree is not copied
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, root / name)
     git = {**os.environ, "GIT_AUTHOR_DATE": f"@{COMMITTED} +0000", "GIT_COMMITTER_DATE": f"@{COMMITTED} +0000",
            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.invalid"}
     for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "one commit"]):
-        subprocess.run(["git", "-C", str(root), *cmd], check=True, env=git)
+        subprocess.run(["git", "-C", str(root), *cmd], check=True, env=git, capture_output=True)
     return root
 
 
@@ -44,7 +44,9 @@ def tree(site: Path) -> dict[str, bytes]:
 
 
 def test_the_same_commit_built_on_two_dates_gives_byte_identical_sites(tmp_path: Path) -> None:
-    root = small_project(tmp_path / "project")
+    # The whole site, every example verified again on each date (--force): nothing a page shows
+    # may depend on the day it was built.
+    root = whole_project(tmp_path / "project")
     sites = []
     for day in (1790000000, 1800000000):  # 2026-09-21 and 2027-01-15, both after the commit
         clock = subprocess.run([sys.executable, "-c", "import datetime; print(datetime.date.today())"],
