@@ -47,7 +47,7 @@ def test_update_outputs_killed_mid_run_leaves_each_golden_old_or_new(tmp_path: P
             if line.startswith("updated "):
                 reported.append(line.split(" ", 1)[1].strip())
                 if len(reported) == after:
-                    os.killpg(proc.pid, signal.SIGKILL)  # the whole group: the build and every snippet
+                    os.killpg(proc.pid, signal.SIGKILL)  # the whole group (snippets run in sessions of their own)
                     break
         proc.wait()
         proc.stdout.close()
@@ -86,7 +86,8 @@ def test_a_publish_killed_midway_leaves_the_old_tree_under_build_and_the_next_re
     (build / "site.partial" / "index.html").write_text("new site")
     proc = subprocess.Popen([sys.executable, "-m", "verified_docs.publish", str(build / "site.partial"), str(site)],
                             cwd=ROOT, start_new_session=True)
-    # The event: the new tree is in place, so the old one is being removed (under build/).
+    # The event: the new tree is in place, so the old one is being removed (under build/). All
+    # the while, site/ is there: the publish exchanges the two trees in one step.
     while proc.poll() is None and not (site / "index.html").read_text() == "new site":
         time.sleep(0.001)
     os.killpg(proc.pid, signal.SIGKILL)

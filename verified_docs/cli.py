@@ -199,6 +199,10 @@ def _verify_with_cache(scenarios, languages, args, root):
     skipped with ``--force``, under CI (any non-empty ``CI`` variable, as CI services set it)
     and with ``--update-outputs`` (which must see every run's output)."""
     estimates = ledger_mod.durations(root / args.ledger)
+    if args.update_outputs:  # what an earlier, killed rewrite may have left beside a golden file
+        from .golden import remove_stale_temporaries
+        for tmp in remove_stale_temporaries(root / "snippets"):
+            print(f"removed {tmp.relative_to(root)} (left by an interrupted rewrite)", flush=True)
     if args.force or os.environ.get("CI") or args.update_outputs:
         return verify_all(scenarios, languages, update_outputs=args.update_outputs, jobs=args.jobs,
                           estimates=estimates), set()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import os
 import tempfile
+import time
 from pathlib import Path
 
 from .errors import Location, Problem
@@ -64,19 +65,75 @@ def _umask() -> int:
     return mask
 
 
+def _temporary_name(path: Path) -> Path:
+    return path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp"
+
+
 def write_atomic(path: Path, text: str | bytes) -> None:
     """Write ``text`` (UTF-8 with ``\n`` line ends, or ``bytes`` as they are) to ``path`` so
-    that the file is always either old or new, never partial."""
+    that the file is always either old or new, never partial.
+
+    On Linux the bytes go to an unnamed file in the same folder (``O_TMPFILE``), which is
+    named ``.<name>.<hex>.tmp`` only once complete and at once renamed over ``path``: a kill
+    while writing leaves nothing behind, and one in the microseconds between naming and
+    renaming leaves that name (which ``.gitignore`` covers and :func:`remove_stale_temporaries`
+    removes). Elsewhere (no ``O_TMPFILE``, no ``/proc``) a named temporary file from
+    ``tempfile.mkstemp`` is written instead. Raises OSError when the folder is not writable."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    tmp = _write_unnamed(path, data)
+    if tmp is None:
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        tmp = Path(name)
+        try:
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give the mode a plain open() would
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
     try:
-        # mkstemp creates 0600; give the file the mode a plain open() would have.
-        os.chmod(tmp, 0o666 & ~_umask())
-        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
+
+
+def _write_unnamed(path: Path, data: bytes) -> Path | None:
+    """``data`` in a complete, synced ``O_TMPFILE`` file beside ``path``, then given a
+    temporary name, which is returned; None where that cannot be done here."""
+    try:
+        fd = os.open(path.parent, os.O_TMPFILE | os.O_WRONLY, 0o666)  # the umask applies, as in open()
+    except (AttributeError, OSError):  # not Linux, or a file system without O_TMPFILE
+        return None
+    tmp = _temporary_name(path)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:  # a folder fd makes os.link use linkat(AT_SYMLINK_FOLLOW), not link()
+            os.link(f"/proc/self/fd/{f.fileno()}", tmp.name, dst_dir_fd=folder, follow_symlinks=True)
+        except OSError:  # no /proc, say
+            return None
+        finally:
+            os.close(folder)
+    return tmp
+
+
+def remove_stale_temporaries(folder: Path, older_than_s: float = 10.0) -> list[Path]:
+    """Remove the ``.<name>.<x>.tmp`` files :func:`write_atomic` leaves when killed at the wrong
+    moment, anywhere under ``folder``, if last modified more than ``older_than_s`` seconds ago
+    (a younger one may belong to a write in progress). Returns the removed paths."""
+    removed = []
+    cutoff = time.time() - older_than_s
+    for tmp in Path(folder).rglob(".*.tmp"):
+        try:
+            if tmp.is_file() and tmp.stat().st_mtime < cutoff:
+                tmp.unlink()
+                removed.append(tmp)
+        except FileNotFoundError:  # removed meanwhile by its own writer
+            pass
+    return removed

@@ -7,8 +7,10 @@ whatever its language (``curl``, ``git``, ``npm``): an address outside the machi
 unreachable and a name cannot be resolved. As root the namespace is made directly
 (``unshare(CLONE_NEWNET)``); otherwise inside a user namespace that maps the user to itself
 (``CLONE_NEWUSER``, like ``unshare -rn`` without becoming root). Where the OS allows neither,
-:func:`contain` says in one line what stays uncontained: then only the Python-level block of
-the tracer's ``sitecustomize`` keeps snippets offline, and only in Python processes.
+or grants a namespace that cannot be used, :func:`contain` says in one line what stays
+uncontained: then only the Python-level block of the tracer's ``sitecustomize`` keeps snippets
+offline, and only in Python processes. A network namespace separates networks, not files: a
+Unix socket on the file system (a Docker daemon's, say) stays reachable from inside it.
 
 Never used by anything that serves the host (``try --serve``, ``mkdocs serve``): its 127.0.0.1
 is not the host's.
@@ -63,11 +65,55 @@ def _loopback_up() -> None:
         fcntl.ioctl(s, _SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | _IFF_UP))
 
 
+def _enter(uid: int, gid: int) -> str | None:
+    """Move this process into a new network namespace with loopback up: None when done, else
+    why not (one phrase). As root ``CLONE_NEWNET`` alone, else (or when that is refused) inside
+    a user namespace that maps ``uid``/``gid`` to themselves."""
+    err = _unshare(CLONE_NEWNET) if uid == 0 else -1
+    if err:
+        err = _unshare(CLONE_NEWUSER | CLONE_NEWNET)
+        if err:
+            return (f"unshare: {os.strerror(err)}; user namespaces may be disabled "
+                    "(sysctl kernel.unprivileged_userns_clone or user.max_user_namespaces)")
+        try:
+            _map_self(uid, gid)
+        except OSError as e:
+            return f"cannot map the user into its namespace: {e}"
+    try:
+        _loopback_up()
+    except OSError as e:
+        return f"cannot bring loopback up in the namespace: {e}"
+    return None
+
+
+def _probe(uid: int, gid: int) -> str | None:
+    """:func:`_enter` tried in a forked child first, so that a namespace that is granted but
+    unusable (a user namespace whose map is refused, loopback that will not come up, as under
+    AppArmor's restriction of unprivileged user namespaces) leaves this process where it was:
+    None when the child managed it, else its reason."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: try, say why not, and leave without running any exit handler
+        os.close(r)
+        try:
+            os.write(w, (_enter(uid, gid) or "").encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        reason = f.read().decode(errors="replace")
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        return reason or f"the probe for a namespace ended with wait status {status}"
+    return reason or None
+
+
 def contain() -> str | None:
     """Move this process (it must not have started threads yet) into a new network namespace
-    with only loopback up; idempotent. Returns None when contained, else the one warning line
-    (:func:`warning`) to print, saying why not. Raises :class:`NetnsError` only when the
-    namespace was made but loopback cannot be brought up in it (nothing could reach the mock)."""
+    with only loopback up; idempotent. A forked probe tries it first (:func:`_probe`), so when
+    it cannot work this process stays in the host's namespace. Returns None when contained, else
+    the one warning line (:func:`warning`) to print, saying why not. Raises
+    :class:`NetnsError` only when the probe succeeded and the same steps then failed here."""
     global _contained
     if _contained is not None:
         return None if _contained else warning("already tried, and failed")
@@ -76,23 +122,16 @@ def contain() -> str | None:
         return warning(f"{OFF_ENV}=off")
     if not hasattr(os, "uname") or os.uname().sysname != "Linux":
         return warning("network namespaces are Linux only")
+    # unshare() moves only the calling thread; a user namespace refuses a threaded process.
+    if threading.active_count() > 1:
+        return warning("the process already runs threads, and only a single-threaded one can move")
     uid, gid = os.geteuid(), os.getegid()
-    err = _unshare(CLONE_NEWNET) if uid == 0 else -1
-    if err:
-        if threading.active_count() > 1:
-            return warning("the process already runs threads, and a user namespace needs it single-threaded")
-        err = _unshare(CLONE_NEWUSER | CLONE_NEWNET)
-        if err:
-            return warning(f"unshare: {os.strerror(err)}; user namespaces may be disabled "
-                           "(sysctl kernel.unprivileged_userns_clone or user.max_user_namespaces)")
-        try:
-            _map_self(uid, gid)
-        except OSError as e:
-            return warning(f"cannot map the user into its namespace: {e}")
-    try:
-        _loopback_up()
-    except OSError as e:
-        raise NetnsError(f"verified_docs: cannot bring loopback up in the build's network namespace: {e}; "
-                         f"set {OFF_ENV}=off to verify without one") from None
+    reason = _probe(uid, gid)
+    if reason:
+        return warning(reason)
+    reason = _enter(uid, gid)
+    if reason:
+        raise NetnsError(f"verified_docs: a probe made a network namespace, but this process could not: {reason}; "
+                         f"set {OFF_ENV}=off to verify without one")
     _contained = True
     return None

@@ -1,29 +1,58 @@
 """Publish a finished build: swap a fully built, guarded site folder into place.
 
 The build goes to a partial folder first; only when the strict build and the guard both
-passed is it renamed to ``site/``, so a deploy never picks up a half-written or unguarded site.
+passed is it swapped in as ``site/``, so a deploy never picks up a half-written or unguarded site.
 """
 from __future__ import annotations
 
+import ctypes
+import errno
 import os
 import shutil
 from pathlib import Path
 
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2  # linux/fs.h
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap the paths ``a`` and ``b`` in one step (``renameat2`` with ``RENAME_EXCHANGE``):
+    True when done, False where the kernel, the C library or the file system cannot. Python's
+    ``os`` has no ``renameat2`` and no maintained library wraps it, hence ctypes."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):  # not glibc >= 2.28, or not Linux
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(a), None, str(b))
+
 
 def swap_in(new: Path, target: Path) -> None:
-    """Replace ``target`` with ``new`` by renames: ``target`` is complete old or complete new
-    at every moment a reader could look (the old tree is removed only after the swap). The old
-    tree waits beside ``new`` (``build/site.old`` for the build), not beside ``target``: a kill
-    mid-publish leaves it in the build folder, never in the repository root, and the next
-    publish removes it. Both must be on one file system."""
+    """Replace the folder ``target`` with the built site ``new``; both must be on one file system.
+
+    Where Linux allows it, ``new`` and ``target`` are exchanged in one step, so ``target`` is
+    the complete old or the complete new tree at every moment a reader could look. Elsewhere it
+    takes two renames, and for the moment between them there is no ``target`` at all. The old
+    tree is then renamed to ``<target name>.old`` beside ``new`` (``build/rendered/site.old``
+    for the build) and removed: a kill mid-publish leaves it in the build folder, never in the
+    repository root, and the next publish removes it.
+
+    Raises FileNotFoundError when ``new`` has no ``index.html`` (``target`` is left as it was)."""
     new, target = Path(new), Path(target)
     if not (new / "index.html").is_file():
         raise FileNotFoundError(f"{new}: not a built site (no index.html); refusing to publish it")
     old = new.with_name(target.name + ".old")
     shutil.rmtree(old, ignore_errors=True)
-    if target.exists():
-        os.replace(target, old)
-    os.replace(new, target)
+    if target.exists() and _exchange(new, target):
+        os.replace(new, old)  # the old tree, now at new's path
+    else:
+        if target.exists():
+            os.replace(target, old)
+        os.replace(new, target)
     shutil.rmtree(old, ignore_errors=True)
 
 
