@@ -3,7 +3,9 @@ temporary folder they were given and the repository root as they found them.
 
 Each test gives its child a temporary folder of its own (``TMPDIR``) and compares only that
 folder and the repository root's own entries: never the machine's /tmp, which other processes
-change at any moment."""
+change at any moment. To check that nothing ignores ``TMPDIR`` and writes to /tmp or /dev/shm
+all the same, one test runs its child in a mount namespace of its own, where /tmp and /dev/shm
+are empty folders only that child sees."""
 from __future__ import annotations
 
 import os
@@ -50,8 +52,23 @@ def empty_when_settled(folder: Path, seconds: float = 10.0) -> list[str]:
 
 
 def own_tmpdir() -> Path:
-    # Short: the warm worker's socket path under it must stay below 108 bytes.
     return Path(tempfile.mkdtemp(prefix="t-"))
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (children, theirs, ...), from /proc's children lists: only
+    what this test started, whatever session or process group each one moved to."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                kids = [int(x) for x in (task / "children").read_text().split()]
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            found += kids
+            todo += kids
+    return sorted(set(found))
 
 
 def verify_command(root: Path, only: str) -> list[str]:
@@ -84,12 +101,40 @@ def test_a_run_killed_with_its_process_group_leaves_nothing_running_and_nothing_
         time.sleep(0.02)
     assert marker is not None, f"the program never reported it had started (exit {proc.poll()})"
     snippet, child = (int(x) for x in marker.read_text().split())
+    started = descendants(proc.pid)  # the warm worker, supervisors, the watcher, the snippet
+    assert {snippet, child} <= set(started), (snippet, child, started)
     os.killpg(proc.pid, signal.SIGKILL)  # the build's whole group, mid-run
     proc.wait()
     assert gone(snippet), f"the hanging snippet {snippet} outlived the killed run"
     assert gone(child), f"the snippet's child {child} outlived the killed run"
+    survivors = [pid for pid in started if not gone(pid)]
+    assert survivors == [], f"of the {len(started)} processes the run had started, {survivors} outlived it"
     assert empty_when_settled(tmp) == []
     assert sorted(os.listdir(ROOT)) == root_before
+
+
+def test_try_killed_mid_run_leaves_no_program_running(tmp_path: Path) -> None:
+    # `try` starts programs cold, in sessions of their own: the run's watcher kills their groups.
+    folder = tmp_path / "snippets" / "broken" / "hang"
+    folder.mkdir(parents=True)
+    (folder / "hang.py").write_text(HANG)
+    (folder / "scenario.yaml").write_text(HANG_YAML)
+    tmp = own_tmpdir()
+    proc = subprocess.Popen([sys.executable, "-m", "verified_docs", "try", "broken/hang", "--root", str(tmp_path)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "TMPDIR": str(tmp)}, start_new_session=True)
+    deadline = time.monotonic() + 60
+    marker = None
+    while marker is None and proc.poll() is None and time.monotonic() < deadline:
+        marker = next(tmp.rglob("hang-started"), None)
+        time.sleep(0.02)
+    assert marker is not None, f"the program never reported it had started (exit {proc.poll()})"
+    snippet, child = (int(x) for x in marker.read_text().split())
+    os.killpg(proc.pid, signal.SIGKILL)  # try's own group: the program is not in it
+    proc.wait()
+    assert gone(snippet), f"the program {snippet} outlived the killed try"
+    assert gone(child), f"the program's child {child} outlived the killed try"
+    assert empty_when_settled(tmp) == []
 
 
 def test_the_run_root_holds_every_temporary_folder_and_is_what_children_get() -> None:
@@ -100,3 +145,78 @@ def test_the_run_root_holds_every_temporary_folder_and_is_what_children_get() ->
 
     env = environment(base_url="", api_key="", trace_path=Path(os.devnull), workdir=Path("/w"), timeout_s=1)
     assert env["TMPDIR"] == str(root)
+
+
+def test_a_root_whose_owner_is_gone_is_removed_by_the_next_run(tmp_path: Path) -> None:
+    # A cancelled CI job kills the run and its watcher at once; the next run cleans up after it.
+    tmp = own_tmpdir()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    roots = {name: tmp / f"{tmproot.PREFIX}{name}" for name in ("orphan", "reused", "alive", "unowned", "elsewhere")}
+    for root in roots.values():
+        (root / "worker-x").mkdir(parents=True)
+    ns = os.readlink("/proc/self/ns/pid")
+    (roots["orphan"] / tmproot.OWNER_FILE).write_text(f"{dead.pid} 12345 {ns}")
+    (roots["reused"] / tmproot.OWNER_FILE).write_text(f"{os.getpid()} 1 {ns}")  # our pid, another start time
+    (roots["alive"] / tmproot.OWNER_FILE).write_text(f"{tmproot._owner(os.getpid())} {ns}")
+    (roots["elsewhere"] / tmproot.OWNER_FILE).write_text(f"{dead.pid} 12345 pid:[1]")  # another pid namespace
+    old = time.time() - 3600
+    os.utime(roots["unowned"], (old, old))  # an hour old, but made by an older version: kept
+    (tmp / "verified-docs-other").mkdir()  # not a run root: never touched
+    done = subprocess.run([sys.executable, "-c", "from verified_docs import tmproot; print(tmproot.enter().name)"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60, env={**os.environ, "TMPDIR": str(tmp)})
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp.iterdir()) == sorted([roots["alive"].name, roots["unowned"].name,
+                                                            roots["elsewhere"].name, "verified-docs-other"])
+
+
+PRIVATE_TMP = """set -e
+mount --bind "$2" /dev/shm
+mount --bind "$1" /tmp
+shift 2
+exec env -u TMPDIR "$@"
+"""
+
+
+def in_private_tmp(command: list[str], tmp: Path, shm: Path) -> list[str]:
+    """``command`` with TMPDIR unset, in a mount namespace where /tmp is ``tmp`` and /dev/shm is
+    ``shm`` (util-linux ``unshare``; a user namespace when not root)."""
+    user = [] if os.geteuid() == 0 else ["--map-root-user"]
+    return ["unshare", "--mount", "--propagation", "private", *user, "sh", "-c", PRIVATE_TMP, "sh", str(tmp),
+            str(shm), *command]
+
+
+def test_a_run_and_a_killed_run_leave_the_machines_tmp_and_shm_as_found() -> None:
+    assert shutil.which("unshare"), "util-linux unshare is needed: apt-get install util-linux"
+    # Outside /tmp (the child's /tmp hides it): in the checkout's build folder, removed at the end.
+    (ROOT / "build").mkdir(exist_ok=True)
+    base = Path(tempfile.mkdtemp(prefix="test-private-tmp-", dir=ROOT / "build"))
+    try:
+        project, tmp, shm = base / "project", base / "tmp", base / "shm"
+        tmp.mkdir()
+        shm.mkdir()
+        shutil.copytree(SNIPPETS / "suspension/approval-gate", project / "snippets/suspension/approval-gate")
+        folder = project / "snippets" / "broken" / "hang"
+        folder.mkdir(parents=True)
+        (folder / "hang.py").write_text(HANG.replace('os.environ["TMPDIR"]', "tempfile.gettempdir()")
+                                        .replace("import os,", "import tempfile, os,"))
+        (folder / "scenario.yaml").write_text(HANG_YAML)
+        done = subprocess.run(in_private_tmp(verify_command(project, "suspension/approval-gate"), tmp, shm), cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert empty_when_settled(tmp) == [] and empty_when_settled(shm) == []
+        proc = subprocess.Popen(in_private_tmp(verify_command(project, "broken/hang"), tmp, shm), cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 60
+        marker = None
+        while marker is None and proc.poll() is None and time.monotonic() < deadline:
+            marker = next(tmp.rglob("hang-started"), None)
+            time.sleep(0.02)
+        assert marker is not None, f"the program never reported it had started (exit {proc.poll()})"
+        snippet, child = (int(x) for x in marker.read_text().split())
+        os.killpg(proc.pid, signal.SIGKILL)  # unshare, the build and its group, mid-run
+        proc.wait()
+        assert gone(snippet) and gone(child)
+        assert empty_when_settled(tmp) == [] and empty_when_settled(shm) == []
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

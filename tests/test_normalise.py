@@ -14,3 +14,9 @@ def test_stable_text_is_untouched() -> None:
 def test_uuids_are_replaced() -> None:
     text = "A2A task 5ae034e0-c343-437b-afd1-ca5f23a20bff timed out after 500ms (state=input-required)"
     assert normalise(text) == "A2A task <uuid> timed out after <duration> (state=input-required)"
+
+
+def test_a_work_folder_is_replaced_whatever_tmpdir_is() -> None:
+    text = ('File "/tmp/verified-docs-run-4wo25z2x/verified-docs-k3j9/main.py", line 3; '
+            "cwd /var/ci/tmp/verified-docs-run-ab12/verified-docs-xy/w and /tmp/verified-docs-q1/x")
+    assert normalise(text) == 'File "<workdir>/main.py", line 3; cwd <workdir>/w and <workdir>/x'

@@ -49,9 +49,10 @@ def test_the_same_commit_built_on_two_dates_gives_byte_identical_sites(tmp_path:
     root = whole_project(tmp_path / "project")
     sites = []
     for day in (1790000000, 1800000000):  # 2026-09-21 and 2027-01-15, both after the commit
-        clock = subprocess.run([sys.executable, "-c", "import datetime; print(datetime.date.today())"],
-                               env=fake_clock_env(day), capture_output=True, text=True, check=True).stdout.strip()
-        assert clock == {1790000000: "2026-09-21", 1800000000: "2027-01-15"}[day]  # the fake clock works
+        clock = subprocess.run([sys.executable, "-c", "import datetime, time; print(datetime.date.today(), "
+                                "time.strftime('%Y-%m-%d'), time.strftime('%Y-%m-%d', time.gmtime()))"],
+                               env=fake_clock_env(day), capture_output=True, text=True, check=True).stdout.split()
+        assert clock == [{1790000000: "2026-09-21", 1800000000: "2027-01-15"}[day]] * 3  # the fake clock works
         done = subprocess.run([sys.executable, "-m", "verified_docs", "build", "--root", str(root), "--force"],
                               cwd=root, env=fake_clock_env(day), capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr

@@ -339,10 +339,6 @@ def _matrix(args: argparse.Namespace) -> int:
     return 1 if problems or coverage else 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def _render(args: argparse.Namespace) -> int:
     """``render``: the render stage alone (and the generator with ``--generator``); exit 0, 1
     when the generator failed, 2 when a page cannot be rendered."""
@@ -364,6 +360,9 @@ def _render(args: argparse.Namespace) -> int:
           f"{tree.removed} removed; {tree.edit_links}")
     if args.generator is None:
         return 0
+    from .reproducible import set_source_date_epoch
+
+    print(f"render: {set_source_date_epoch(root)}")  # the same site on any day, as the build's
     try:
         build(args.generator, tree.config, tree.site_dir)
     except GeneratorFailed as e:
@@ -371,3 +370,7 @@ def _render(args: argparse.Namespace) -> int:
         return 1
     print(f"{args.generator}: built {tree.site_dir}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,7 +16,9 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # random UUIDs, such as the A2A task ids toolnexus's server makes (uuid4)
     (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<uuid>"),
     (re.compile(r"\b(127\.0\.0\.1|localhost):\d+\b"), r"\1:<port>"),
-    (re.compile(r"/tmp/verified-docs-[^/\s]+"), "<workdir>"),
+    # a run's work folder: $TMPDIR/verified-docs-run-<x>/verified-docs-<y> (tmproot.py, verify.py),
+    # or $TMPDIR/verified-docs-<y> outside a run's temporary root; whatever TMPDIR is
+    (re.compile(r"""(?:/[^/\s"']+)*/verified-docs-(?:run-[^/\s"']+/verified-docs-)?[^/\s"']+"""), "<workdir>"),
     # durations such as 12ms, 0.25 s, 1.5s (whole seconds such as "1990s" are left alone)
     (re.compile(r"\b(?:\d+(?:\.\d+)?\s?ms|\d+\.\d+\s?s)\b"), "<duration>"),
 )

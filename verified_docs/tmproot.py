@@ -5,7 +5,12 @@ folder, the fences' records, whatever a snippet or a test makes with :mod:`tempf
 under one root, ``$TMPDIR/verified-docs-run-*``: :func:`enter` points ``TMPDIR`` and
 :data:`tempfile.tempdir` at it for this process and every process it starts. The root is
 removed when the process exits, and, if it is killed (SIGKILL included, the whole process group
-too), by a small watcher in a session of its own that waits for this process's end on a pipe.
+too), by a small watcher in a session of its own that waits for this process's end on a pipe;
+the watcher first kills the process groups of programs still running that the run started
+itself (:func:`guard_group`), so that none of them outlives it or writes into the root.
+When the watcher dies too (a CI job cancelled with its whole cgroup), the root names its owner
+(``OWNER_FILE``: pid and start time), and the next :func:`enter` under the same ``TMPDIR``
+removes every root whose owner is gone (:func:`remove_orphaned_roots`).
 
 :func:`tmpdir_problem` and :func:`uv_cache_problem` turn an unusable environment into one line
 naming the variable and the fix, before anything else runs. Standard library only: the
@@ -19,20 +24,35 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 PREFIX = "verified-docs-run-"
-# The watcher: wait for the pipe to close (this process exited or was killed), then remove the
-# root; retried briefly, since a process of the run may still be writing into it as it dies.
-_WATCH = ("import shutil, sys, time\n"
-          "sys.stdin.buffer.read()\n"
+# The watcher: read the process groups the run asks it to guard ("+<pgid>" when one starts,
+# "-<pgid>" when it ended) until the pipe closes (this process exited or was killed); then kill
+# the groups still guarded, and remove the root, retried briefly, since a process of the run
+# may still be writing into it as it dies.
+_WATCH = ("import os, shutil, signal, sys, time\n"
+          "groups = set()\n"
+          "for line in sys.stdin.buffer:\n"
+          "    op, pgid = line[:1], int(line[1:])\n"
+          "    (groups.add if op == b'+' else groups.discard)(pgid)\n"
+          "for pgid in groups:\n"
+          "    try:\n"
+          "        os.killpg(pgid, signal.SIGKILL)\n"
+          "    except OSError:\n"
+          "        pass\n"
           "for _ in range(20):\n"
           "    shutil.rmtree(sys.argv[1], ignore_errors=True)\n"
-          "    if not __import__('os').path.exists(sys.argv[1]):\n"
+          "    if not os.path.exists(sys.argv[1]):\n"
           "        break\n"
           "    time.sleep(0.1)\n")
 
 _root: Path | None = None
+_watcher: subprocess.Popen | None = None
+_watcher_lock = threading.Lock()
+# "<pid> <start time in clock ticks since boot> <pid namespace>" of the process that made the root
+OWNER_FILE = ".owner"
 
 
 class EnvironmentProblem(Exception):
@@ -101,23 +121,87 @@ def enter() -> Path:
     """Make this run's temporary root and point ``TMPDIR`` and :mod:`tempfile` at it (idempotent:
     a second call returns the same root). Raises :class:`EnvironmentProblem` when ``TMPDIR`` is
     unusable. The root is removed at exit, or by the watcher when this process is killed."""
-    global _root
+    global _root, _watcher
     if _root is not None:
         return _root
     problem = tmpdir_problem()
     if problem:
         raise EnvironmentProblem(problem)
+    remove_orphaned_roots(Path(tempfile.gettempdir()))
     root = Path(tempfile.mkdtemp(prefix=PREFIX))
+    (root / OWNER_FILE).write_text(f"{_owner(os.getpid()) or os.getpid()} {_pid_namespace()}")
     watcher = subprocess.Popen([sys.executable, "-S", "-I", "-c", _WATCH, str(root)], stdin=subprocess.PIPE,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     os.environ["TMPDIR"] = str(root)
     tempfile.tempdir = str(root)
     atexit.register(_leave, root, watcher)
-    _root = root
+    _root, _watcher = root, watcher
     return root
+
+
+def guard_group(pgid: int, started: bool = True) -> None:
+    """Ask this run's watcher to kill the process group ``pgid`` if this process dies before
+    the group ended (``started=False``: it ended, forget it). For programs started outside the
+    warm worker, whose supervisor does this for its own. A no-op before :func:`enter`."""
+    if _watcher is None:
+        return
+    with _watcher_lock:
+        try:
+            _watcher.stdin.write(f"{'+' if started else '-'}{pgid}\n".encode())
+            _watcher.stdin.flush()
+        except (OSError, ValueError):  # the watcher is gone (at exit): nothing left to guard
+            pass
 
 
 def _leave(root: Path, watcher: subprocess.Popen) -> None:
     shutil.rmtree(root, ignore_errors=True)
-    watcher.stdin.close()
+    with _watcher_lock:
+        watcher.stdin.close()
     watcher.wait()
+
+
+def _pid_namespace() -> str:
+    """This process's pid namespace (``pid:[4026531836]``), or ``-`` where /proc does not say."""
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return "-"
+
+
+def _owner(pid: int) -> str | None:
+    """``"<pid> <start time>"`` for a live process (Linux: ``/proc/<pid>/stat`` field 22, so a
+    reused pid does not pass for the owner), ``"<pid>"`` where /proc is missing, None when dead."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        if Path("/proc/self/stat").exists():
+            return None
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            pass
+        return str(pid)
+    return f"{pid} {stat.rsplit(')', 1)[1].split()[19]}"
+
+
+def remove_orphaned_roots(base: Path) -> list[Path]:
+    """Remove the run roots directly under ``base`` whose owner file names a process of this pid
+    namespace that is gone (its pid dead, or reused by a process that started later). Only this module's own
+    ``verified-docs-run-*`` names are looked at, and a root without an owner file is always
+    kept: it may be being made, or belong to a run of an older version that is still going.
+    Returns the removed roots."""
+    removed = []
+    for root in base.glob(PREFIX + "*"):
+        try:
+            owner = (root / OWNER_FILE).read_text().split()
+        except OSError:  # no owner file (yet), or not ours to read
+            continue
+        if not owner or not owner[0].isdigit() or owner[-1] != _pid_namespace():
+            continue  # not ours to judge: a pid from another namespace (a container sharing TMPDIR) means nothing here
+        if _owner(int(owner[0])) == " ".join(owner[:-1]):
+            continue
+        shutil.rmtree(root, ignore_errors=True)
+        removed.append(root)
+    return removed

@@ -72,7 +72,7 @@ class ForkServer:
             if self._proc is not None and self._proc.poll() is None:
                 return
             self._stop_locked()
-            self._dir = tempfile.TemporaryDirectory(prefix="worker-")  # short: the socket path has a 107-byte limit
+            self._dir = tempfile.TemporaryDirectory(prefix="worker-")  # any length: see socket_path
             self._dir_fd = os.open(self._dir.name, os.O_PATH) if hasattr(os, "O_PATH") else None
             log = open(os.path.join(self._dir.name, "worker.log"), "wb")
             try:

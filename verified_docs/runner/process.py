@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
+from .. import tmproot
+
 MAX_CAPTURE_BYTES = 2_000_000  # per stream; past this the program is killed and its verdict says so
 ESCAPE_GRACE_S = 2.0  # after its group is killed, how long its output may stay open before we look for who holds it
 
@@ -81,6 +83,9 @@ def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: f
     start = time.monotonic()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
+    # Its own session, so nothing kills it with ours: if this process is killed, the run's
+    # watcher kills its group instead.
+    tmproot.guard_group(proc.pid)
 
     def wait(timeout: float) -> int | None:
         try:
@@ -88,7 +93,10 @@ def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: f
         except subprocess.TimeoutExpired:
             return None
 
-    return supervise(proc.pid, proc.stdout, proc.stderr, wait, timeout_s, start)
+    try:
+        return supervise(proc.pid, proc.stdout, proc.stderr, wait, timeout_s, start)
+    finally:
+        tmproot.guard_group(proc.pid, started=False)
 
 
 def supervise(group: int, stdout: IO[bytes], stderr: IO[bytes], wait: Callable[[float], int | None],
