@@ -71,6 +71,13 @@ def descendants(pid: int) -> list[int]:
     return sorted(set(found))
 
 
+def start_time(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
 def verify_command(root: Path, only: str) -> list[str]:
     return [sys.executable, "-m", "verified_docs", "verify", "--root", str(root), "--only", only,
             "--ledger", str(root / "ledger.json"), "--cache", str(root / "cache"), "--jobs", "1"]
@@ -102,12 +109,13 @@ def test_a_run_killed_with_its_process_group_leaves_nothing_running_and_nothing_
     assert marker is not None, f"the program never reported it had started (exit {proc.poll()})"
     snippet, child = (int(x) for x in marker.read_text().split())
     started = descendants(proc.pid)  # the warm worker, supervisors, the watcher, the snippet
+    stamps = {pid: start_time(pid) for pid in started}  # a pid reused after the kill is not a survivor
     assert {snippet, child} <= set(started), (snippet, child, started)
     os.killpg(proc.pid, signal.SIGKILL)  # the build's whole group, mid-run
     proc.wait()
     assert gone(snippet), f"the hanging snippet {snippet} outlived the killed run"
     assert gone(child), f"the snippet's child {child} outlived the killed run"
-    survivors = [pid for pid in started if not gone(pid)]
+    survivors = [pid for pid, since in stamps.items() if not gone(pid) and start_time(pid) == since]
     assert survivors == [], f"of the {len(started)} processes the run had started, {survivors} outlived it"
     assert empty_when_settled(tmp) == []
     assert sorted(os.listdir(ROOT)) == root_before

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SNIPPETS
-from verified_docs.publish import swap_in
+from verified_docs.publish import _exchange, swap_in
 
 
 def group_gone(pgid: int) -> bool:
@@ -101,3 +101,14 @@ def test_a_publish_killed_midway_leaves_the_old_tree_under_build_and_the_next_re
     swap_in(build / "site.partial", site)
     assert (site / "index.html").read_text() == "newer site"
     assert sorted(p.name for p in build.iterdir()) == []
+
+
+def test_the_two_trees_are_exchanged_in_one_step_here(tmp_path: Path) -> None:
+    # Where this fails, publishing falls back to renames, with a moment without site/.
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "index.html").write_text("a")
+    (b / "index.html").write_text("b")
+    assert _exchange(a, b) is True
+    assert (a / "index.html").read_text() == "b" and (b / "index.html").read_text() == "a"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -123,17 +124,30 @@ def _write_unnamed(path: Path, data: bytes) -> Path | None:
     return tmp
 
 
+# The names write_atomic gives its temporary files: ".<name>.<12 hex>.tmp" (O_TMPFILE, then
+# linked) or ".<name>.<8 of [a-z0-9_]>.tmp" (tempfile.mkstemp).
+_TEMPORARY = re.compile(r"^\..+\.(?:[0-9a-f]{12}|[a-z0-9_]{8})\.tmp$")
+_NOT_OURS = {"node_modules", ".venv", "venv", ".git", "__pycache__"}
+
+
 def remove_stale_temporaries(folder: Path, older_than_s: float = 10.0) -> list[Path]:
-    """Remove the ``.<name>.<x>.tmp`` files :func:`write_atomic` leaves when killed at the wrong
-    moment, anywhere under ``folder``, if last modified more than ``older_than_s`` seconds ago
-    (a younger one may belong to a write in progress). Returns the removed paths."""
+    """Remove the temporary files :func:`write_atomic` leaves when killed at the wrong moment
+    (names as in ``_TEMPORARY``), anywhere under ``folder`` except in folders a snippet's own
+    tools make (``node_modules``, virtual environments), if last modified more than
+    ``older_than_s`` seconds ago (a younger one may belong to a write in progress). Returns the
+    removed paths."""
     removed = []
     cutoff = time.time() - older_than_s
-    for tmp in Path(folder).rglob(".*.tmp"):
-        try:
-            if tmp.is_file() and tmp.stat().st_mtime < cutoff:
-                tmp.unlink()
-                removed.append(tmp)
-        except FileNotFoundError:  # removed meanwhile by its own writer
-            pass
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if d not in _NOT_OURS]
+        for name in filenames:
+            tmp = Path(dirpath) / name
+            if not _TEMPORARY.match(name):
+                continue
+            try:
+                if tmp.stat().st_mtime < cutoff:
+                    tmp.unlink()
+                    removed.append(tmp)
+            except FileNotFoundError:  # removed meanwhile by its own writer
+                pass
     return removed

@@ -94,11 +94,18 @@ def _probe(uid: int, gid: int) -> str | None:
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: try, say why not, and leave without running any exit handler
-        os.close(r)
+        code = 0
         try:
+            os.close(r)
             os.write(w, (_enter(uid, gid) or "").encode())
+        except BaseException as e:  # noqa: BLE001 -- whatever failed is the reason, reported
+            code = 1
+            try:
+                os.write(w, f"the probe failed: {e!r}".encode())
+            except BaseException:  # noqa: BLE001
+                pass
         finally:
-            os._exit(0)
+            os._exit(code)
     os.close(w)
     with os.fdopen(r, "rb") as f:
         reason = f.read().decode(errors="replace")

@@ -18,7 +18,11 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(127\.0\.0\.1|localhost):\d+\b"), r"\1:<port>"),
     # a run's work folder: $TMPDIR/verified-docs-run-<x>/verified-docs-<y> (tmproot.py, verify.py),
     # or $TMPDIR/verified-docs-<y> outside a run's temporary root; whatever TMPDIR is
-    (re.compile(r"""(?:/[^/\s"']+)*/verified-docs-(?:run-[^/\s"']+/verified-docs-)?[^/\s"']+"""), "<workdir>"),
+    # A match starts only after a space, quote, bracket, '=', ':' or ',' (or at the start), and a
+    # path segment never holds one of those, so each character is scanned once: linear time even
+    # on a 2 MB line of slashes.
+    (re.compile(r"""(?<![^\s"'=:(\[,])(?:/[^/\s"'=:(\[,)\]]+)*/verified-docs-"""
+                r"""(?:run-[^/\s"'=:(\[,)\]]+/verified-docs-)?[^/\s"'=:(\[,)\]]+"""), "<workdir>"),
     # durations such as 12ms, 0.25 s, 1.5s (whole seconds such as "1990s" are left alone)
     (re.compile(r"\b(?:\d+(?:\.\d+)?\s?ms|\d+\.\d+\s?s)\b"), "<duration>"),
 )

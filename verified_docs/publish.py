@@ -17,29 +17,32 @@ _RENAME_EXCHANGE = 2  # linux/fs.h
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap the paths ``a`` and ``b`` in one step (``renameat2`` with ``RENAME_EXCHANGE``):
-    True when done, False where the kernel, the C library or the file system cannot. Python's
-    ``os`` has no ``renameat2`` and no maintained library wraps it, hence ctypes."""
+    True when done, False where the kernel, the C library, the file system or a seccomp filter
+    will not. Python's ``os`` has no ``renameat2``; the one PyPI package wrapping it
+    (``renameat2`` 0.4.4, 2022) would be a dependency for this single call, hence ctypes."""
     try:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (AttributeError, OSError):  # not glibc >= 2.28, or not Linux
         return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    renameat2.restype = ctypes.c_int
     if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
         return True
     err = ctypes.get_errno()
-    if err in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
-        return False
+    if err in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.EPERM):
+        return False  # EPERM: a seccomp profile refusing the call; the renames then say if it is real
     raise OSError(err, os.strerror(err), str(a), None, str(b))
 
 
 def swap_in(new: Path, target: Path) -> None:
     """Replace the folder ``target`` with the built site ``new``; both must be on one file system.
 
-    Where Linux allows it, ``new`` and ``target`` are exchanged in one step, so ``target`` is
-    the complete old or the complete new tree at every moment a reader could look. Elsewhere it
-    takes two renames, and for the moment between them there is no ``target`` at all. The old
-    tree is then renamed to ``<target name>.old`` beside ``new`` (``build/rendered/site.old``
-    for the build) and removed: a kill mid-publish leaves it in the build folder, never in the
-    repository root, and the next publish removes it.
+    ``new`` is first renamed to ``<target name>.old`` beside it (``build/rendered/site.old`` for
+    the build). Where Linux allows it, that folder and ``target`` are then exchanged in one step,
+    so ``target`` is the complete old or the complete new tree at every moment a reader could
+    look; elsewhere it takes renames, and for a moment there is no ``target`` at all. The old
+    tree, now at ``<target name>.old``, is removed: a kill mid-publish leaves it in the build
+    folder, never in the repository root, and the next publish removes it.
 
     Raises FileNotFoundError when ``new`` has no ``index.html`` (``target`` is left as it was)."""
     new, target = Path(new), Path(target)
@@ -47,12 +50,14 @@ def swap_in(new: Path, target: Path) -> None:
         raise FileNotFoundError(f"{new}: not a built site (no index.html); refusing to publish it")
     old = new.with_name(target.name + ".old")
     shutil.rmtree(old, ignore_errors=True)
-    if target.exists() and _exchange(new, target):
-        os.replace(new, old)  # the old tree, now at new's path
-    else:
-        if target.exists():
-            os.replace(target, old)
+    if not target.exists():
         os.replace(new, target)
+        return
+    os.replace(new, old)  # the new tree waits where the old one will be left
+    if not _exchange(old, target):
+        os.replace(target, new)  # no exchange here: the old tree steps aside, the new one moves in
+        os.replace(old, target)
+        os.replace(new, old)
     shutil.rmtree(old, ignore_errors=True)
 
 

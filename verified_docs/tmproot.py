@@ -7,7 +7,8 @@ under one root, ``$TMPDIR/verified-docs-run-*``: :func:`enter` points ``TMPDIR``
 removed when the process exits, and, if it is killed (SIGKILL included, the whole process group
 too), by a small watcher in a session of its own that waits for this process's end on a pipe;
 the watcher first kills the process groups of programs still running that the run started
-itself (:func:`guard_group`), so that none of them outlives it or writes into the root.
+itself outside the warm worker (:func:`guard_group`), so that they neither outlive it nor write
+into the root (a process that left its group is not reached).
 When the watcher dies too (a CI job cancelled with its whole cgroup), the root names its owner
 (``OWNER_FILE``: pid and start time), and the next :func:`enter` under the same ``TMPDIR``
 removes every root whose owner is gone (:func:`remove_orphaned_roots`).
@@ -28,19 +29,26 @@ import threading
 from pathlib import Path
 
 PREFIX = "verified-docs-run-"
-# The watcher: read the process groups the run asks it to guard ("+<pgid>" when one starts,
-# "-<pgid>" when it ended) until the pipe closes (this process exited or was killed); then kill
-# the groups still guarded, and remove the root, retried briefly, since a process of the run
-# may still be writing into it as it dies.
-_WATCH = ("import os, shutil, signal, sys, time\n"
-          "groups = set()\n"
+# The watcher: read the process groups the run asks it to guard ("+<pgid> <start time>" when
+# one starts, "-<pgid> <start time>" when it ended) until the pipe closes (this process exited or
+# was killed); then kill each group still guarded whose leader is the process that was started
+# (a pid reused since is left alone), and remove the root, retried briefly, since a process of
+# the run may still be writing into it as it dies.
+_WATCH = ("import collections, os, shutil, signal, sys, time\n"
+          "groups = collections.Counter()\n"
           "for line in sys.stdin.buffer:\n"
-          "    op, pgid = line[:1], int(line[1:])\n"
-          "    (groups.add if op == b'+' else groups.discard)(pgid)\n"
-          "for pgid in groups:\n"
           "    try:\n"
-          "        os.killpg(pgid, signal.SIGKILL)\n"
-          "    except OSError:\n"
+          "        groups[line[1:].decode().strip()] += 1 if line[:1] == b'+' else -1\n"
+          "    except Exception:\n"
+          "        pass\n"
+          "for group, count in groups.items():\n"
+          "    try:\n"
+          "        pgid, started = group.split()\n"
+          "        with open(f'/proc/{pgid}/stat') as f:\n"
+          "            same = f.read().rsplit(')', 1)[1].split()[19] == started\n"
+          "        if count > 0 and same:\n"
+          "            os.killpg(int(pgid), signal.SIGKILL)\n"
+          "    except Exception:\n"
           "        pass\n"
           "for _ in range(20):\n"
           "    shutil.rmtree(sys.argv[1], ignore_errors=True)\n"
@@ -51,6 +59,7 @@ _WATCH = ("import os, shutil, signal, sys, time\n"
 _root: Path | None = None
 _watcher: subprocess.Popen | None = None
 _watcher_lock = threading.Lock()
+_started: dict[int, str | None] = {}  # pgid -> its leader's start time, while guarded
 # "<pid> <start time in clock ticks since boot> <pid namespace>" of the process that made the root
 OWNER_FILE = ".owner"
 
@@ -129,7 +138,9 @@ def enter() -> Path:
         raise EnvironmentProblem(problem)
     remove_orphaned_roots(Path(tempfile.gettempdir()))
     root = Path(tempfile.mkdtemp(prefix=PREFIX))
-    (root / OWNER_FILE).write_text(f"{_owner(os.getpid()) or os.getpid()} {_pid_namespace()}")
+    owner = _owner(os.getpid())
+    if owner:  # where /proc cannot say, no owner file: the root is never taken for an orphan
+        (root / OWNER_FILE).write_text(f"{owner} {_pid_namespace()}")
     watcher = subprocess.Popen([sys.executable, "-S", "-I", "-c", _WATCH, str(root)], stdin=subprocess.PIPE,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     os.environ["TMPDIR"] = str(root)
@@ -140,24 +151,34 @@ def enter() -> Path:
 
 
 def guard_group(pgid: int, started: bool = True) -> None:
-    """Ask this run's watcher to kill the process group ``pgid`` if this process dies before
-    the group ended (``started=False``: it ended, forget it). For programs started outside the
-    warm worker, whose supervisor does this for its own. A no-op before :func:`enter`."""
+    """Ask this run's watcher to kill the process group ``pgid`` (led by a process this run just
+    started) if this process dies before the group ended (``started=False``: it ended, forget
+    it). For programs started outside the warm worker, whose supervisor does this for its own.
+    Only the group is killed, and only while its leader lives (a reaped leader's pid may have
+    been reused): a process that left the group (``setsid``) is not, and a program is
+    unguarded for the moment between its start and this call. A no-op before :func:`enter`, or
+    where /proc cannot tell the leader's start time."""
     if _watcher is None:
+        return
+    if started:
+        _started[pgid] = _start_time(pgid)
+    stamp = _started.get(pgid) if started else _started.pop(pgid, None)
+    if stamp is None:
         return
     with _watcher_lock:
         try:
-            _watcher.stdin.write(f"{'+' if started else '-'}{pgid}\n".encode())
+            _watcher.stdin.write(f"{'+' if started else '-'}{pgid} {stamp}\n".encode())
             _watcher.stdin.flush()
         except (OSError, ValueError):  # the watcher is gone (at exit): nothing left to guard
             pass
 
 
 def _leave(root: Path, watcher: subprocess.Popen) -> None:
-    shutil.rmtree(root, ignore_errors=True)
+    # The watcher first ends what is still guarded, so nothing writes into the root as it goes.
     with _watcher_lock:
         watcher.stdin.close()
     watcher.wait()
+    shutil.rmtree(root, ignore_errors=True)
 
 
 def _pid_namespace() -> str:
@@ -168,22 +189,25 @@ def _pid_namespace() -> str:
         return "-"
 
 
-def _owner(pid: int) -> str | None:
-    """``"<pid> <start time>"`` for a live process (Linux: ``/proc/<pid>/stat`` field 22, so a
-    reused pid does not pass for the owner), ``"<pid>"`` where /proc is missing, None when dead."""
+def _start_time(pid: int) -> str | None:
+    """``pid``'s start time in clock ticks since boot (``/proc/<pid>/stat`` field 22), or None
+    when it is gone or /proc is not this pid namespace's (``unshare --pid`` without remounting
+    it), where a pid there would name another process."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        if Path("/proc/self/stat").exists():
-            return None
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return None
-        except PermissionError:
-            pass
-        return str(pid)
-    return f"{pid} {stat.rsplit(')', 1)[1].split()[19]}"
+        with open("/proc/self/stat", encoding="ascii") as f:
+            if int(f.read().split()[0]) != os.getpid():
+                return None
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _owner(pid: int) -> str | None:
+    """``"<pid> <start time>"`` for a live process, so a reused pid does not pass for the
+    owner; None when it is gone or /proc cannot say."""
+    started = _start_time(pid)
+    return None if started is None else f"{pid} {started}"
 
 
 def remove_orphaned_roots(base: Path) -> list[Path]:
@@ -198,9 +222,9 @@ def remove_orphaned_roots(base: Path) -> list[Path]:
             owner = (root / OWNER_FILE).read_text().split()
         except OSError:  # no owner file (yet), or not ours to read
             continue
-        if not owner or not owner[0].isdigit() or owner[-1] != _pid_namespace():
+        if len(owner) != 3 or not owner[0].isdigit() or owner[2] != _pid_namespace() or _start_time(os.getpid()) is None:
             continue  # not ours to judge: a pid from another namespace (a container sharing TMPDIR) means nothing here
-        if _owner(int(owner[0])) == " ".join(owner[:-1]):
+        if _owner(int(owner[0])) == " ".join(owner[:2]):
             continue
         shutil.rmtree(root, ignore_errors=True)
         removed.append(root)
