@@ -178,20 +178,59 @@ def test_a_root_whose_owner_is_gone_is_removed_by_the_next_run(tmp_path: Path) -
                                                             roots["elsewhere"].name, "verified-docs-other"])
 
 
-PRIVATE_TMP = """set -e
-mount --bind "$2" /dev/shm
-mount --bind "$1" /tmp
-shift 2
-exec env -u TMPDIR "$@"
+# Run in a fresh mount namespace (util-linux unshare): cover /dev/shm and /tmp with the given
+# empty folders, then bring back at their own paths the folders under /tmp the command needs
+# (this checkout, its environment, the interpreter), through descriptors opened before /tmp was
+# covered: mount(2) follows such a /proc/self/fd link to the folder itself, mount(8) would not.
+PRIVATE_TMP = """
+import ctypes, os, sys
+tmp, shm, keep, command = sys.argv[1], sys.argv[2], [k for k in sys.argv[3].split(os.pathsep) if k], sys.argv[4:]
+libc = ctypes.CDLL(None, use_errno=True)
+def bind(source, target):
+    if libc.mount(source.encode(), target.encode(), None, 4096 | 16384, None) != 0:  # MS_BIND | MS_REC
+        sys.exit(f"mount --bind {source} {target}: {os.strerror(ctypes.get_errno())}")
+fds = {path: os.open(path, os.O_PATH | os.O_DIRECTORY) for path in keep}
+bind(shm, "/dev/shm")
+bind(tmp, "/tmp")
+for path, fd in fds.items():
+    os.makedirs(path, exist_ok=True)
+    bind(f"/proc/self/fd/{fd}", path)
+env = {k: v for k, v in os.environ.items() if k != "TMPDIR"}
+os.execvpe(command[0], command, env)
 """
+
+
+def kept_under_tmp() -> list[str]:
+    """The folders under /tmp the child needs (outermost only): this checkout, the tests'
+    environment and the interpreter's installation, when any of them lives there."""
+    wanted = {ROOT.resolve(), Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(),
+              Path(sys.executable).resolve().parent}
+    under = sorted(p for p in wanted if Path("/tmp") in p.parents)
+    return [str(p) for p in under if not any(q in p.parents for q in under)]
 
 
 def in_private_tmp(command: list[str], tmp: Path, shm: Path) -> list[str]:
     """``command`` with TMPDIR unset, in a mount namespace where /tmp is ``tmp`` and /dev/shm is
-    ``shm`` (util-linux ``unshare``; a user namespace when not root)."""
+    ``shm`` (a user namespace too when not root)."""
     user = [] if os.geteuid() == 0 else ["--map-root-user"]
-    return ["unshare", "--mount", "--propagation", "private", *user, "sh", "-c", PRIVATE_TMP, "sh", str(tmp),
-            str(shm), *command]
+    return ["unshare", "--mount", "--propagation", "private", *user, sys.executable, "-S", "-c", PRIVATE_TMP,
+            str(tmp), str(shm), os.pathsep.join(kept_under_tmp()), *command]
+
+
+def left_in_private_tmp(tmp: Path) -> list[str]:
+    """What is in ``tmp`` besides the empty mount points :data:`PRIVATE_TMP` made for the kept
+    folders (and their parents), once settled."""
+    points = set()
+    for kept in kept_under_tmp():
+        rel = Path(kept).relative_to("/tmp")
+        points |= {rel, *(q for q in rel.parents if q != Path("."))}
+    deadline = time.monotonic() + 10
+    while True:
+        left = sorted(p.relative_to(tmp).as_posix() for p in tmp.rglob("*")
+                      if not (p.relative_to(tmp) in points and p.is_dir()))
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
 
 
 def test_a_run_and_a_killed_run_leave_the_machines_tmp_and_shm_as_found() -> None:
@@ -212,7 +251,7 @@ def test_a_run_and_a_killed_run_leave_the_machines_tmp_and_shm_as_found() -> Non
         done = subprocess.run(in_private_tmp(verify_command(project, "suspension/approval-gate"), tmp, shm), cwd=ROOT,
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
-        assert empty_when_settled(tmp) == [] and empty_when_settled(shm) == []
+        assert left_in_private_tmp(tmp) == [] and empty_when_settled(shm) == []
         proc = subprocess.Popen(in_private_tmp(verify_command(project, "broken/hang"), tmp, shm), cwd=ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 60
@@ -225,6 +264,6 @@ def test_a_run_and_a_killed_run_leave_the_machines_tmp_and_shm_as_found() -> Non
         os.killpg(proc.pid, signal.SIGKILL)  # unshare, the build and its group, mid-run
         proc.wait()
         assert gone(snippet) and gone(child)
-        assert empty_when_settled(tmp) == [] and empty_when_settled(shm) == []
+        assert left_in_private_tmp(tmp) == [] and empty_when_settled(shm) == []
     finally:
         shutil.rmtree(base, ignore_errors=True)
