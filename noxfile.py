@@ -74,7 +74,11 @@ def _install(session: nox.Session, *args: str) -> None:
     # Byte-compiled at install: this machine (like many CI images) sets PYTHONDONTWRITEBYTECODE,
     # so otherwise every fresh interpreter (an MCP server a snippet starts, say) compiles
     # toolnexus and mcp from source again, about 0.5 s each time.
-    session.run_install("uv", "sync", "--locked", *args, env={"UV_COMPILE_BYTECODE": "1"})
+    # uv leaves zero-byte lock files (uv-<hash>.lock) in its temporary folder at every sync of
+    # this editable project: give it one in the build folder, so /tmp stays as it was.
+    scratch = ROOT / "build" / "uv-tmp"
+    scratch.mkdir(parents=True, exist_ok=True)
+    session.run_install("uv", "sync", "--locked", *args, env={"UV_COMPILE_BYTECODE": "1", "TMPDIR": str(scratch)})
     stamp.write_text(wanted, encoding="utf-8")
 
 
