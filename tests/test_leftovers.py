@@ -55,6 +55,19 @@ def own_tmpdir() -> Path:
     return Path(tempfile.mkdtemp(prefix="t-"))
 
 
+def hang_started(proc: subprocess.Popen, tmp: Path) -> tuple[int, int]:
+    """The pids of the hanging program and its child, once the program reports (HANG's marker
+    file, somewhere under ``tmp``) that both run; fails if ``proc`` ends or 60 s pass first."""
+    deadline = time.monotonic() + 60
+    marker = None
+    while marker is None and proc.poll() is None and time.monotonic() < deadline:
+        marker = next(tmp.rglob("hang-started"), None)
+        time.sleep(0.02)
+    assert marker is not None, f"the program never reported it had started (exit {proc.poll()})"
+    snippet, child = (int(x) for x in marker.read_text().split())
+    return snippet, child
+
+
 def descendants(pid: int) -> list[int]:
     """Every process below ``pid`` (children, theirs, ...), from /proc's children lists: only
     what this test started, whatever session or process group each one moved to."""
@@ -101,13 +114,7 @@ def test_a_run_killed_with_its_process_group_leaves_nothing_running_and_nothing_
     tmp, root_before = own_tmpdir(), sorted(os.listdir(ROOT))
     proc = subprocess.Popen(verify_command(tmp_path, "broken/hang"), cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, env={**os.environ, "TMPDIR": str(tmp)}, start_new_session=True)
-    deadline = time.monotonic() + 60
-    marker = None
-    while marker is None and proc.poll() is None and time.monotonic() < deadline:
-        marker = next(tmp.rglob("hang-started"), None)
-        time.sleep(0.02)
-    assert marker is not None, f"the program never reported it had started (exit {proc.poll()})"
-    snippet, child = (int(x) for x in marker.read_text().split())
+    snippet, child = hang_started(proc, tmp)
     started = descendants(proc.pid)  # the warm worker, supervisors, the watcher, the snippet
     stamps = {pid: start_time(pid) for pid in started}  # a pid reused after the kill is not a survivor
     assert {snippet, child} <= set(started), (snippet, child, started)
@@ -131,13 +138,7 @@ def test_try_killed_mid_run_leaves_no_program_running(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "verified_docs", "try", "broken/hang", "--root", str(tmp_path)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env={**os.environ, "TMPDIR": str(tmp)}, start_new_session=True)
-    deadline = time.monotonic() + 60
-    marker = None
-    while marker is None and proc.poll() is None and time.monotonic() < deadline:
-        marker = next(tmp.rglob("hang-started"), None)
-        time.sleep(0.02)
-    assert marker is not None, f"the program never reported it had started (exit {proc.poll()})"
-    snippet, child = (int(x) for x in marker.read_text().split())
+    snippet, child = hang_started(proc, tmp)
     os.killpg(proc.pid, signal.SIGKILL)  # try's own group: the program is not in it
     proc.wait()
     assert gone(snippet), f"the program {snippet} outlived the killed try"
@@ -254,13 +255,7 @@ def test_a_run_and_a_killed_run_leave_the_machines_tmp_and_shm_as_found() -> Non
         assert left_in_private_tmp(tmp) == [] and empty_when_settled(shm) == []
         proc = subprocess.Popen(in_private_tmp(verify_command(project, "broken/hang"), tmp, shm), cwd=ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        deadline = time.monotonic() + 60
-        marker = None
-        while marker is None and proc.poll() is None and time.monotonic() < deadline:
-            marker = next(tmp.rglob("hang-started"), None)
-            time.sleep(0.02)
-        assert marker is not None, f"the program never reported it had started (exit {proc.poll()})"
-        snippet, child = (int(x) for x in marker.read_text().split())
+        snippet, child = hang_started(proc, tmp)
         os.killpg(proc.pid, signal.SIGKILL)  # unshare, the build and its group, mid-run
         proc.wait()
         assert gone(snippet) and gone(child)
