@@ -136,14 +136,18 @@ def new_context(browser: Browser, base_url: str) -> tuple[BrowserContext, PageLo
     return context, log
 
 
-@pytest.fixture
-def page(browser: Browser, site_url: str) -> Iterator[Page]:
-    """A page of the real site in a fresh context; ``page.log`` is its :class:`PageLog`."""
-    context, log = new_context(browser, site_url)
+def _fresh_page(browser: Browser, url: str) -> Iterator[Page]:
+    context, log = new_context(browser, url)
     page = context.new_page()
     page.log = log  # type: ignore[attr-defined]
     yield page
     context.close()
+
+
+@pytest.fixture
+def page(browser: Browser, site_url: str) -> Iterator[Page]:
+    """A page of the real site in a fresh context; ``page.log`` is its :class:`PageLog`."""
+    yield from _fresh_page(browser, site_url)
 
 
 @pytest.fixture(scope="session")
@@ -158,11 +162,7 @@ def zensical_url(zensical_site) -> Iterator[str]:
 @pytest.fixture
 def zensical_page(browser: Browser, zensical_url: str) -> Iterator[Page]:
     """Like ``page``, on the Zensical build."""
-    context, log = new_context(browser, zensical_url)
-    page = context.new_page()
-    page.log = log  # type: ignore[attr-defined]
-    yield page
-    context.close()
+    yield from _fresh_page(browser, zensical_url)
 
 
 @pytest.fixture(scope="session")

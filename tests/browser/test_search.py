@@ -127,14 +127,21 @@ def test_search_finds_a_word_only_in_code_and_leads_to_its_page(page: Page, buil
     assert f"/{target.url}" in hrefs, f"searching {word!r}: expected a result on {target} (/{target.url}), got {hrefs}"
     hits.nth(hrefs.index(f"/{target.url}")).click()
     page.wait_for_url(re.compile(re.escape(site_url + target.url) + r"(\?|#|$)"))
-    read_marks = """word => Array.from(document.querySelectorAll('.md-content mark[data-md-highlight]'))
-        .filter(m => m.innerText.toLowerCase() === word)
-        .map(m => ({inCode: !!m.closest('pre > code'), visible: m.checkVisibility()}))"""
-    try:  # Material highlights after the new page is in place
-        page.wait_for_function(f"word => ({read_marks})(word).length > 0", arg=word, timeout=5000)
-    except PlaywrightTimeout:
-        pass
-    marks = page.evaluate(read_marks, word)
+    marks = highlighted_marks(page, word, ".md-content mark[data-md-highlight]", timeout_ms=5000)
     assert {"inCode": True, "visible": True} in marks, (
         f"{target}: after following the result for {word!r}, expected it highlighted and visible in a code "
         f"block, got {marks}")
+
+
+def highlighted_marks(page: Page, word: str, selector: str, timeout_ms: float) -> list[dict]:
+    """The page's highlight marks (``selector``) whose text is ``word``, each as ``{inCode,
+    visible}``, once at least one is there or ``timeout_ms`` passed (the theme highlights after
+    the new page is in place; an empty list is for the caller's assertion to report)."""
+    read_marks = f"""word => Array.from(document.querySelectorAll({json.dumps(selector)}))
+        .filter(m => m.innerText.toLowerCase() === word)
+        .map(m => ({{inCode: !!m.closest('pre > code'), visible: m.checkVisibility()}}))"""
+    try:
+        page.wait_for_function(f"word => ({read_marks})(word).length > 0", arg=word, timeout=timeout_ms)
+    except PlaywrightTimeout:
+        pass
+    return page.evaluate(read_marks, word)

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from verified_docs import ledger as ledger_mod
 from verified_docs.scenario import discover_project
@@ -22,7 +21,7 @@ from .dom import tab_label, tab_sets
 from .pages import ROOT, site_pages
 from .test_copy import copy_page, run_copies
 from .test_diagrams import DIAGRAM_PAGES, OPEN_SHADOWS, diagram_problems
-from .test_search import word_only_in_code
+from .test_search import highlighted_marks, word_only_in_code
 
 PAGES = {p.url: p for p in site_pages()}
 SCENARIOS = {s.name: s for s in discover_project(ROOT)}
@@ -64,14 +63,7 @@ def test_search_finds_a_word_only_in_code_and_leads_to_it(zensical_page: Page, z
     assert zensical_url + target.url in hrefs, f"searching {word!r}: expected a result on {target}, got {hrefs}"
     page.locator(f'a[role=option][href^="{zensical_url + target.url}?h={word}"]').first.evaluate("a => a.click()")
     page.wait_for_url(re.compile(re.escape(zensical_url + target.url) + r"(\?|#|$)"))
-    read_marks = """word => Array.from(document.querySelectorAll('.md-content mark'))
-        .filter(m => m.innerText.toLowerCase() === word)
-        .map(m => ({inCode: !!m.closest('pre > code'), visible: m.checkVisibility()}))"""
-    try:
-        page.wait_for_function(f"word => ({read_marks})(word).length > 0", arg=word, timeout=20_000)
-    except PlaywrightTimeout:
-        pass
-    marks = page.evaluate(read_marks, word)
+    marks = highlighted_marks(page, word, ".md-content mark", timeout_ms=20_000)
     assert {"inCode": True, "visible": True} in marks, (
         f"{target}: after following the result for {word!r}, expected it highlighted and visible in a code "
         f"block, got {marks}")
