@@ -1,4 +1,5 @@
 """Task runner: `nox -s docs` builds the verified site, `nox -s tests` runs the test suite."""
+
 from __future__ import annotations
 
 import hashlib
@@ -13,7 +14,7 @@ from pathlib import Path
 import nox
 from nox.command import CommandFailed
 
-sys.path.insert(0, str(Path(__file__).parent))  # verified_docs.lockfile, read before any install
+sys.path.insert(0, str(Path(__file__).parent))  # verified_docs.tools.lockfile, read before any install
 
 # uv, not virtualenv: every environment is synced from uv.lock.
 nox.options.default_venv_backend = "uv"
@@ -34,9 +35,10 @@ def _stop_on_a_bad_environment() -> None:
     if {"-l", "--list", "--list-sessions", "-h", "--help", "--version"} & set(sys.argv[1:]):
         return
     sys.path.insert(0, str(ROOT))
-    from verified_docs import tmproot  # the standard library only
+    from verified_docs.run import tmproot  # the standard library only
 
     from nox.virtualenv import HAS_UV
+
     problem = tmproot.tmpdir_problem() or (tmproot.uv_cache_problem() if HAS_UV else None)
     if problem:
         print(f"nox > {problem}", file=sys.stderr)
@@ -60,14 +62,15 @@ def _install(session: nox.Session, *args: str) -> None:
     got these args for the current pyproject.toml and uv.lock. Ours because nox re-runs every
     install on reuse, and uv's editable re-install of this project alone costs ~1.3 s, most of
     a no-op `nox -s docs`; nox's ``--no-install`` would also skip the install after a pin change."""
-    from verified_docs.lockfile import lock_problems  # packaging, which nox itself needs
+    from verified_docs.tools.lockfile import lock_problems  # packaging, which nox itself needs
 
     problems = lock_problems(ROOT)
     if problems:
         session.error(str(problems[0]))
     stamp = Path(session.virtualenv.location) / ".verified-docs-installed"
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "uv.lock").read_bytes()
-                            + repr(args).encode()).hexdigest()
+    wanted = hashlib.sha256(
+        (ROOT / "pyproject.toml").read_bytes() + (ROOT / "uv.lock").read_bytes() + repr(args).encode()
+    ).hexdigest()
     if stamp.is_file() and stamp.read_text(encoding="utf-8") == wanted:
         session.log(f"environment already synced from uv.lock ({' '.join(args)})")
         return
@@ -122,10 +125,11 @@ def _ensure_actionlint(session: nox.Session) -> None:
         if done.stdout.splitlines()[:1] == [version]:
             return
     if shutil.which("go") is None:
-        session.error(f"the workflow tests need actionlint {version}: install Go (apt-get install golang-go) "
-                      f"or put actionlint on PATH as {binary}")
-    session.run_install("go", "install", ACTIONLINT, env={"GOBIN": session.bin},
-                        external=True)
+        session.error(
+            f"the workflow tests need actionlint {version}: install Go (apt-get install golang-go) "
+            f"or put actionlint on PATH as {binary}"
+        )
+    session.run_install("go", "install", ACTIONLINT, env={"GOBIN": session.bin}, external=True)
 
 
 @nox.session
@@ -180,22 +184,33 @@ def release_matrix(session: nox.Session) -> None:
         report = out / f"{release}.json"
         reports.append(str(report))
         if state == "cached" and not force:
-            session.log(f"toolnexus {release}: inputs unchanged since it was measured; report kept "
-                        f"(verification took {rest[0]} s then)")
+            session.log(
+                f"toolnexus {release}: inputs unchanged since it was measured; report kept "
+                f"(verification took {rest[0]} s then)"
+            )
             timings.append(f"{release} cached")
             continue
         t0 = time.monotonic()
         session.install(f"toolnexus=={release}", *MATRIX_CONSTRAINTS)
         report.unlink(missing_ok=True)  # a crash must leave no report behind, so `matrix` fails loudly
         # Exit 1 with a report means "some scenario failed on this release": the matrix records it.
-        session.run("python", "-m", "verified_docs", "verify", "--report", str(report),
-                    "--ledger", str(out / f"{release}-ledger.json"), *session.posargs, success_codes=[0, 1])
+        session.run(
+            "python",
+            "-m",
+            "verified_docs",
+            "verify",
+            "--report",
+            str(report),
+            "--ledger",
+            str(out / f"{release}-ledger.json"),
+            *session.posargs,
+            success_codes=[0, 1],
+        )
         took = time.monotonic() - t0
         session.log(f"toolnexus {release}: installed and verified in {took:.1f} s")
         timings.append(f"{release} {took:.1f} s")
     session.run("python", "-m", "verified_docs", "matrix", *reports)
-    session.log(f"release matrix: {len(planned)} releases in {time.monotonic() - start:.1f} s "
-                f"({'; '.join(timings)})")
+    session.log(f"release matrix: {len(planned)} releases in {time.monotonic() - start:.1f} s ({'; '.join(timings)})")
 
 
 def _release_key(version: str) -> tuple[int, ...]:
@@ -206,8 +221,9 @@ def _pypi_releases(session: nox.Session) -> list[str] | str:
     """The X.Y.Z releases of toolnexus PyPI serves, newest first, or why they are not known.
     Uses nox's own pip (`pip index versions`)."""
     try:
-        text = session.run(sys.executable, "-m", "pip", "index", "versions", "toolnexus",
-                           external=True, silent=True, log=False)
+        text = session.run(
+            sys.executable, "-m", "pip", "index", "versions", "toolnexus", external=True, silent=True, log=False
+        )
     except CommandFailed:
         return "could not ask PyPI which toolnexus releases exist"
     found = re.search(r"Available versions:\s*(.+)", text or "")
@@ -240,8 +256,10 @@ def _release_alarm(session: nox.Session) -> None:
         session.log(f"release alarm: toolnexus {pin}, the pin, is still the newest release on PyPI; nothing to compare")
         if summary:
             with open(summary, "a", encoding="utf-8") as f:
-                f.write(f"### toolnexus {pin} is still the newest release\n\nThe pin is the newest release on PyPI; "
-                        "nothing to compare.\n")
+                f.write(
+                    f"### toolnexus {pin} is still the newest release\n\nThe pin is the newest release on PyPI; "
+                    "nothing to compare.\n"
+                )
         return
     reports = {}
     for release in dict.fromkeys([pin, target]):
@@ -251,11 +269,28 @@ def _release_alarm(session: nox.Session) -> None:
         else:
             session.install(f"toolnexus=={release}", *MATRIX_CONSTRAINTS)
             report.unlink(missing_ok=True)
-            session.run("python", "-m", "verified_docs", "verify", "--report", str(report),
-                        "--ledger", str(out / f"{release}-ledger.json"), success_codes=[0, 1])
+            session.run(
+                "python",
+                "-m",
+                "verified_docs",
+                "verify",
+                "--report",
+                str(report),
+                "--ledger",
+                str(out / f"{release}-ledger.json"),
+                success_codes=[0, 1],
+            )
         reports[release] = report
-    session.run("python", "-m", "verified_docs", "release-alarm", "--pinned", str(reports[pin]),
-                "--newest", str(reports[target]))
+    session.run(
+        "python",
+        "-m",
+        "verified_docs",
+        "release-alarm",
+        "--pinned",
+        str(reports[pin]),
+        "--newest",
+        str(reports[target]),
+    )
 
 
 def _compare_with_pypi(session: nox.Session, measured: list[str]) -> None:
@@ -266,7 +301,9 @@ def _compare_with_pypi(session: nox.Session, measured: list[str]) -> None:
         session.warn(f"{served}; the release list was not compared")
         return
     key = _release_key
-    skipped = sorted((v for v in served if key(measured[0]) <= key(v) <= key(measured[-1]) and v not in measured), key=key)
+    skipped = sorted(
+        (v for v in served if key(measured[0]) <= key(v) <= key(measured[-1]) and v not in measured), key=key
+    )
     if skipped:
         session.error(f"PyPI serves toolnexus {', '.join(skipped)}, which rules/releases.txt does not list")
 
@@ -282,8 +319,11 @@ def lock(session: nox.Session) -> None:
     before = _locked_versions(path)
     session.run("uv", "lock", *(session.posargs or ["--upgrade"]))
     after = _locked_versions(path)
-    changed = [f"{name} {before.get(name, '(new)')} -> {after.get(name, '(removed)')}"
-               for name in sorted(before.keys() | after.keys()) if before.get(name) != after.get(name)]
+    changed = [
+        f"{name} {before.get(name, '(new)')} -> {after.get(name, '(removed)')}"
+        for name in sorted(before.keys() | after.keys())
+        if before.get(name) != after.get(name)
+    ]
     session.log(f"uv.lock: {len(changed)} package(s) changed" + "".join(f"\n  {c}" for c in changed))
 
 
@@ -301,7 +341,7 @@ def bench(session: nox.Session) -> None:
     """Print benchmark figures side by side from one run (medians, min, max) against the speed targets
     (`-- author-loop`: only the author loop's save-to-reloaded-page figure)."""
     _install(session, "--extra", "docs", "--group", "ci")  # it times `nox -s docs` itself
-    session.run("python", "-m", "verified_docs.bench", *session.posargs, env=QUIET_MKDOCS)
+    session.run("python", "-m", "verified_docs.tools.bench", *session.posargs, env=QUIET_MKDOCS)
 
 
 @nox.session(default=False)
@@ -314,4 +354,6 @@ def mutation(session: nox.Session) -> None:
 @nox.session(default=False, python=False)
 def soak(session: nox.Session) -> None:
     """Run `nox -s docs -- --force` N times alone and N times beside a second clone (`-- N`, default 5; `--tests`: the process-sensitive tests in two clones at once too); print green runs, false failures, identical sites."""
-    session.run(sys.executable, str(ROOT / "verified_docs" / "soak.py"), str(ROOT), *session.posargs, external=True)
+    session.run(
+        sys.executable, str(ROOT / "verified_docs" / "tools" / "soak.py"), str(ROOT), *session.posargs, external=True
+    )

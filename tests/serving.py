@@ -1,5 +1,6 @@
 """A small project to serve, and ``python -m verified_docs serve`` run on it in a process
 group of its own (port 0), stopped with everything it started."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,10 @@ from conftest import ROOT, SNIPPETS
 
 NAME = "suspension/approval-gate"
 PROGRAM = Path("snippets") / NAME / "approval_gate.py"
-PAGE = ("# Approval\n\nThe tool:\n\n"
-        f'<!-- verified-example scenario="{NAME}" program="approval_gate" section="tool" output="no" -->\n')
+PAGE = (
+    "# Approval\n\nThe tool:\n\n"
+    f'<!-- verified-example scenario="{NAME}" program="approval_gate" section="tool" output="no" -->\n'
+)
 OTHER = "# Other\n\nNo example on this page.\n"
 START_S = 180.0  # the first cycle verifies and builds everything; the machine is shared
 
@@ -38,8 +41,8 @@ def make_project(root: Path) -> Path:
     (root / "docs" / "index.md").write_text(PAGE, encoding="utf-8")
     (root / "docs" / "other.md").write_text(OTHER, encoding="utf-8")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    config = config[: config.index("nav:")] + "nav:\n  - index.md\n  - other.md\n" + config[config.index("theme:"):]
-    config = config.replace("verified_docs/mkdocs_hook.py", str(ROOT / "verified_docs" / "mkdocs_hook.py"))
+    config = config[: config.index("nav:")] + "nav:\n  - index.md\n  - other.md\n" + config[config.index("theme:") :]
+    config = config.replace("verified_docs/site/mkdocs_hook.py", str(ROOT / "verified_docs" / "mkdocs_hook.py"))
     (root / "mkdocs.yml").write_text(config, encoding="utf-8")
     return root
 
@@ -88,12 +91,20 @@ def serving(project: Path) -> Iterator[Served]:
     """``python -m verified_docs serve`` on ``project`` at 127.0.0.1:0, in a session of its own;
     on exit it gets SIGTERM, must stop by itself, and whatever is left of its process group
     (nothing, when it cleaned up) is killed."""
-    proc = subprocess.Popen([sys.executable, "-m", "verified_docs", "serve", "--root", str(project),
-                             "-a", "127.0.0.1:0"], cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "verified_docs", "serve", "--root", str(project), "-a", "127.0.0.1:0"],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
     served = Served(proc)
-    readers = [threading.Thread(target=_read, args=(proc.stdout, served.out), daemon=True),
-               threading.Thread(target=_read, args=(proc.stderr, served.err), daemon=True)]
+    readers = [
+        threading.Thread(target=_read, args=(proc.stdout, served.out), daemon=True),
+        threading.Thread(target=_read, args=(proc.stderr, served.err), daemon=True),
+    ]
     for t in readers:
         t.start()
     try:

@@ -2,6 +2,7 @@
 the scenarios whose verdict differs between the pin and another release, with the pages and
 claims resting on them; exit 1 when any did. 0.21.0 is still the newest release, so the alarm
 is proved on releases already measured: the release matrix's columns for 0.6.0 and the pin."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,9 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT
-from verified_docs import alarm, cli, matrix
+from verified_docs.release import alarm
+from verified_docs import cli
+from verified_docs.release import matrix
 
 
 def report(path: Path, release: str, scenarios: dict[str, bool], problems: dict | None = None) -> Path:
@@ -21,25 +24,34 @@ def report(path: Path, release: str, scenarios: dict[str, bool], problems: dict 
 
 
 def test_changes_are_verdicts_that_differ_or_new_problems() -> None:
-    pinned = {"toolnexus": "0.21.0", "scenarios": {"a": True, "b": True, "c": False, "d": True},
-              "problems": {"c": ["x"]}}
-    newest = {"toolnexus": "0.22.0", "scenarios": {"a": True, "b": False, "c": False, "e": True},
-              "problems": {"b": ["run[python]: s.yaml:3: tool_runs: expected 1, got 2"], "c": ["y"]}}
+    pinned = {
+        "toolnexus": "0.21.0",
+        "scenarios": {"a": True, "b": True, "c": False, "d": True},
+        "problems": {"c": ["x"]},
+    }
+    newest = {
+        "toolnexus": "0.22.0",
+        "scenarios": {"a": True, "b": False, "c": False, "e": True},
+        "problems": {"b": ["run[python]: s.yaml:3: tool_runs: expected 1, got 2"], "c": ["y"]},
+    }
     assert alarm.changes(pinned, newest) == [
         alarm.Change("b", True, False, ("run[python]: s.yaml:3: tool_runs: expected 1, got 2",)),
         alarm.Change("c", False, False, ("y",)),
         alarm.Change("d", True, None),
-        alarm.Change("e", None, True)]
+        alarm.Change("e", None, True),
+    ]
     assert alarm.changes(pinned, pinned) == []
 
 
 def test_the_summary_is_a_table_with_pages_and_claims() -> None:
     found = [alarm.Change("suspension/x", True, False, ("run[python]: a|b",))]
     text = alarm.summary(found, "0.21.0", "0.22.0", {"suspension/x": ["x.md"]}, {"suspension/x": ["x.md:4,9"]})
-    assert text == ("### toolnexus 0.22.0: 1 scenario(s) changed against the pinned 0.21.0\n\n"
-                    "| scenario | on 0.21.0 | on 0.22.0 | first problem on 0.22.0 | pages | claims |\n"
-                    "| --- | --- | --- | --- | --- | --- |\n"
-                    "| `suspension/x` | passes | fails | run[python]: a\\|b | `x.md` | `x.md:4,9` |\n")
+    assert text == (
+        "### toolnexus 0.22.0: 1 scenario(s) changed against the pinned 0.21.0\n\n"
+        "| scenario | on 0.21.0 | on 0.22.0 | first problem on 0.22.0 | pages | claims |\n"
+        "| --- | --- | --- | --- | --- | --- |\n"
+        "| `suspension/x` | passes | fails | run[python]: a\\|b | `x.md` | `x.md:4,9` |\n"
+    )
     assert alarm.summary([], "0.21.0", "0.22.0", {}, {}).startswith("### toolnexus 0.22.0: no scenario changed")
 
 
@@ -58,12 +70,28 @@ def test_the_alarm_fires_on_an_older_release_and_names_what_rests_on_it(tmp_path
     assert expected, f"the matrix measured no difference between {older} and {pin}"
     summary = tmp_path / "summary.md"
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    code = cli.main(["release-alarm", "--root", str(ROOT), "--pinned", str(report(tmp_path / "p.json", pin, column(pin))),
-                     "--newest", str(report(tmp_path / "o.json", older, column(older))), "--summary", str(summary)])
+    code = cli.main(
+        [
+            "release-alarm",
+            "--root",
+            str(ROOT),
+            "--pinned",
+            str(report(tmp_path / "p.json", pin, column(pin))),
+            "--newest",
+            str(report(tmp_path / "o.json", older, column(older))),
+            "--summary",
+            str(summary),
+        ]
+    )
     assert code == 1
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == f"release alarm: toolnexus {older} changes {len(expected)} scenario(s) against the pinned {pin}"
-    named = [line.split(":")[0].strip() for line in out.splitlines() if line.startswith("  ") and not line.startswith("   ")]
+    assert (
+        out.splitlines()[0]
+        == f"release alarm: toolnexus {older} changes {len(expected)} scenario(s) against the pinned {pin}"
+    )
+    named = [
+        line.split(":")[0].strip() for line in out.splitlines() if line.startswith("  ") and not line.startswith("   ")
+    ]
     assert named == expected
     pages, _ = alarm.citations(ROOT / "docs")
     table = summary.read_text()
@@ -77,8 +105,12 @@ def test_the_same_release_raises_no_alarm(tmp_path: Path, capsys) -> None:
     pin = measured.releases[-1]
     column = {name: results[pin] for name, results in measured.scenarios.items()}
     r = str(report(tmp_path / "p.json", pin, column))
-    assert cli.main(["release-alarm", "--root", str(ROOT), "--pinned", r, "--newest", r,
-                     "--summary", str(tmp_path / "s.md")]) == 0
+    assert (
+        cli.main(
+            ["release-alarm", "--root", str(ROOT), "--pinned", r, "--newest", r, "--summary", str(tmp_path / "s.md")]
+        )
+        == 0
+    )
     assert capsys.readouterr().out == f"release alarm: toolnexus {pin} changes no scenario against the pinned {pin}\n"
 
 
@@ -91,30 +123,82 @@ def test_the_alarm_fires_when_an_older_release_is_verified_for_real(tmp_path: Pa
     uv = [shutil.which("uv", path=str(Path(sys.executable).parent)) or "uv"]
     subprocess.run([*uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, timeout=120)
     reqs = tmp_path / "requirements.txt"
-    subprocess.run([*uv, "export", "--quiet", "--frozen", "--no-emit-project", "--no-emit-package", "toolnexus",
-                    "--directory", str(ROOT), "-o", str(reqs)], check=True, timeout=120)
+    subprocess.run(
+        [
+            *uv,
+            "export",
+            "--quiet",
+            "--frozen",
+            "--no-emit-project",
+            "--no-emit-package",
+            "toolnexus",
+            "--directory",
+            str(ROOT),
+            "-o",
+            str(reqs),
+        ],
+        check=True,
+        timeout=120,
+    )
     python = str(venv / "bin" / "python")
-    subprocess.run([*uv, "pip", "install", "--quiet", "--python", python, "--require-hashes", "-r", str(reqs)],
-                   check=True, timeout=600)
-    subprocess.run([*uv, "pip", "install", "--quiet", "--python", python, "--no-deps", "-e", str(ROOT)],
-                   check=True, timeout=300)
-    subprocess.run([*uv, "pip", "install", "--quiet", "--python", python, f"toolnexus=={older}", "mcp>=1.0.0,<2.0.0"],
-                   check=True, timeout=600)
+    subprocess.run(
+        [*uv, "pip", "install", "--quiet", "--python", python, "--require-hashes", "-r", str(reqs)],
+        check=True,
+        timeout=600,
+    )
+    subprocess.run(
+        [*uv, "pip", "install", "--quiet", "--python", python, "--no-deps", "-e", str(ROOT)], check=True, timeout=300
+    )
+    subprocess.run(
+        [*uv, "pip", "install", "--quiet", "--python", python, f"toolnexus=={older}", "mcp>=1.0.0,<2.0.0"],
+        check=True,
+        timeout=600,
+    )
     reports = {}
     for release, interpreter in (("pin", sys.executable), (older, python)):
         reports[release] = tmp_path / f"{release}.json"
-        done = subprocess.run([interpreter, "-m", "verified_docs", "verify", "--root", str(ROOT), "--only", name,
-                               "--force", "--report", str(reports[release]), "--ledger", str(tmp_path / f"{release}-ledger.json")],
-                              capture_output=True, text=True, timeout=300, env={**os.environ, "CI": ""})
+        done = subprocess.run(
+            [
+                interpreter,
+                "-m",
+                "verified_docs",
+                "verify",
+                "--root",
+                str(ROOT),
+                "--only",
+                name,
+                "--force",
+                "--report",
+                str(reports[release]),
+                "--ledger",
+                str(tmp_path / f"{release}-ledger.json"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "CI": ""},
+        )
         assert done.returncode == (0 if release == "pin" else 1), done.stdout + done.stderr
     assert json.loads(reports[older].read_text())["toolnexus"] == older
-    code = cli.main(["release-alarm", "--root", str(ROOT), "--pinned", str(reports["pin"]),
-                     "--newest", str(reports[older]), "--summary", str(tmp_path / "summary.md")])
+    code = cli.main(
+        [
+            "release-alarm",
+            "--root",
+            str(ROOT),
+            "--pinned",
+            str(reports["pin"]),
+            "--newest",
+            str(reports[older]),
+            "--summary",
+            str(tmp_path / "summary.md"),
+        ]
+    )
     out = capsys.readouterr().out.splitlines()
     assert code == 1
-    assert out[:2] == [f"release alarm: toolnexus {older} changes 1 scenario(s) against the pinned "
-                       f"{matrix.pinned_release(ROOT)}",
-                       f"  {name}: passes on {matrix.pinned_release(ROOT)}, fails on {older}"]
+    assert out[:2] == [
+        f"release alarm: toolnexus {older} changes 1 scenario(s) against the pinned {matrix.pinned_release(ROOT)}",
+        f"  {name}: passes on {matrix.pinned_release(ROOT)}, fails on {older}",
+    ]
     pages, _ = alarm.citations(ROOT / "docs")
     assert "suspension/approval-gate.md" in pages[name]
     assert f"      pages: {', '.join(pages[name])}" in out

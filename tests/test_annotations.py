@@ -1,5 +1,6 @@
 """Under GitHub Actions every problem is also a workflow command (`::error file=...,line=...`),
 so the broken line shows in the pull request's diff; elsewhere the output is as it was."""
+
 from __future__ import annotations
 
 import io
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SNIPPETS
-from verified_docs import pipeline
+from verified_docs import build as pipeline
 from verified_docs.errors import Location, Problem, annotate, annotate_text, workflow_command
 
 ACTIONS = {"GITHUB_ACTIONS": "true"}
@@ -17,20 +18,25 @@ ACTIONS = {"GITHUB_ACTIONS": "true"}
 
 def test_the_command_names_file_line_and_title_relative_to_the_root(tmp_path: Path) -> None:
     where = Location(tmp_path / "snippets" / "x" / "scenario.yaml", 12)
-    assert workflow_command("verification failed", "tool_runs: expected 2", where, root=tmp_path) == \
-        "::error file=snippets/x/scenario.yaml,line=12,title=verification failed::tool_runs: expected 2"
+    assert (
+        workflow_command("verification failed", "tool_runs: expected 2", where, root=tmp_path)
+        == "::error file=snippets/x/scenario.yaml,line=12,title=verification failed::tool_runs: expected 2"
+    )
 
 
 def test_message_and_properties_are_escaped_as_github_requires(tmp_path: Path) -> None:
     where = Location(tmp_path / "a,b:c%.md", 3)
     line = workflow_command("claim: a, b", "100% sure\r\nno: really", where, ("detail, one",), root=tmp_path)
-    assert line == ("::error file=a%2Cb%3Ac%25.md,line=3,title=claim%3A a%2C b::"
-                    "100%25 sure%0D%0Ano: really%0Adetail, one")
+    assert line == (
+        "::error file=a%2Cb%3Ac%25.md,line=3,title=claim%3A a%2C b::100%25 sure%0D%0Ano: really%0Adetail, one"
+    )
     assert "\n" not in line and "\r" not in line
 
 
 def test_a_whole_file_has_no_line_and_a_path_outside_the_root_no_file(tmp_path: Path) -> None:
-    assert workflow_command("t", "m", Location(tmp_path / "uv.lock"), root=tmp_path) == "::error file=uv.lock,title=t::m"
+    assert (
+        workflow_command("t", "m", Location(tmp_path / "uv.lock"), root=tmp_path) == "::error file=uv.lock,title=t::m"
+    )
     assert workflow_command("t", "m", Location(Path("/elsewhere/x.py"), 4), root=tmp_path) == "::error title=t::m"
     assert workflow_command("build stopped", "m") == "::error title=build stopped::m"
 
@@ -46,10 +52,16 @@ def test_outside_actions_nothing_is_printed(env: dict[str, str]) -> None:
 def test_under_actions_one_command_per_problem(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
     out = io.StringIO()
-    annotate([Problem(Location(tmp_path / "docs/a.md", 4), "claim: wrong"), Problem(Location(tmp_path / "b.md"), "x")],
-             "page check failed", stream=out, env=ACTIONS)
-    assert out.getvalue() == ("::error file=docs/a.md,line=4,title=page check failed::claim: wrong\n"
-                              "::error file=b.md,title=page check failed::x\n")
+    annotate(
+        [Problem(Location(tmp_path / "docs/a.md", 4), "claim: wrong"), Problem(Location(tmp_path / "b.md"), "x")],
+        "page check failed",
+        stream=out,
+        env=ACTIONS,
+    )
+    assert out.getvalue() == (
+        "::error file=docs/a.md,line=4,title=page check failed::claim: wrong\n"
+        "::error file=b.md,title=page check failed::x\n"
+    )
 
 
 def broken_example(root: Path) -> Path:
@@ -84,7 +96,8 @@ def test_a_broken_example_annotates_its_scenario_line_only_under_actions(tmp_pat
     out, err = verify_broken(tmp_path, capsys)
     assert [x for x in out if x.startswith("::")] == [
         f"::error file=snippets/suspension/approval-gate/scenario.yaml,line={line},title=verification failed%3A "
-        "suspension/approval-gate/approve-then-decline[python]::tool_runs: expected {'deploy': 4}, got {'deploy': 3}"]
+        "suspension/approval-gate/approve-then-decline[python]::tool_runs: expected {'deploy': 4}, got {'deploy': 3}"
+    ]
     # Everything else is as it was outside Actions.
     assert err == plain_err
     assert [x for x in out if not x.startswith("::")] == plain_out

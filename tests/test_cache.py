@@ -1,5 +1,6 @@
 """The result cache: an unchanged, passed scenario is not run again; any change to what could
 alter its verdict runs it; a failure is never stored; --force and CI run everything."""
+
 from __future__ import annotations
 
 import shutil
@@ -12,7 +13,7 @@ from conftest import SNIPPETS
 from verified_docs import cache as cache_mod
 from verified_docs import cli
 from verified_docs import ledger as ledger_mod
-from verified_docs.scenario import load_scenario
+from verified_docs.scenario.load import load_scenario
 
 NAME = "suspension/approval-gate"
 
@@ -35,8 +36,9 @@ def test_a_passed_scenario_is_answered_from_the_cache_with_the_same_verdicts(pro
     assert not hit and all(v.passed for v in first)
     again, hit = verify(project, cache)
     assert hit
-    assert [(v.run.name, v.language, v.program, v.passed, v.stdout, v.duration_s) for v in again] == \
-           [(v.run.name, v.language, v.program, v.passed, v.stdout, v.duration_s) for v in first]
+    assert [(v.run.name, v.language, v.program, v.passed, v.stdout, v.duration_s) for v in again] == [
+        (v.run.name, v.language, v.program, v.passed, v.stdout, v.duration_s) for v in first
+    ]
 
 
 @pytest.mark.parametrize("change", ["program", "scenario file", "new file in the folder"])
@@ -44,8 +46,11 @@ def test_a_change_to_the_scenarios_files_runs_it_again(project: Path, change: st
     cache = cache_mod.ResultCache.open(project / "cache")
     verify(project, cache)
     folder = project / "snippets" / NAME
-    target = {"program": folder / "approval_gate.py", "scenario file": folder / "scenario.yaml",
-              "new file in the folder": folder / "notes.txt"}[change]
+    target = {
+        "program": folder / "approval_gate.py",
+        "scenario file": folder / "scenario.yaml",
+        "new file in the folder": folder / "notes.txt",
+    }[change]
     with target.open("a", encoding="utf-8") as f:
         f.write("\n# changed\n")
     verdicts, hit = verify(project, cache)
@@ -67,7 +72,9 @@ def test_another_toolnexus_interpreter_or_machinery_is_a_miss(project: Path, mon
     cache = cache_mod.ResultCache.open(project / "cache")
     verify(project, cache)
     real = cache_mod.distribution("toolnexus")
-    monkeypatch.setattr(cache_mod, "distribution", lambda name: types.SimpleNamespace(version="99.0.0", files=real.files))
+    monkeypatch.setattr(
+        cache_mod, "distribution", lambda name: types.SimpleNamespace(version="99.0.0", files=real.files)
+    )
     assert cache_mod.environment_digest() != cache.context[64:]
     assert not verify(project, cache_mod.ResultCache.open(project / "cache"))[1]
     # The machinery digest covers every file of the package: one changed byte changes it.
@@ -112,8 +119,9 @@ def test_verify_only_keeps_the_other_scenarios_in_the_ledger(tmp_path: Path, mon
     assert cli.main(args + ["--only", NAME, "--force"]) == 0
     after = ledger_mod.load(tmp_path / "ledger.json").programs
     assert sorted(after) == sorted(full)
-    assert {k: v for k, v in after.items() if v["scenario"] != NAME} == \
-           {k: v for k, v in full.items() if v["scenario"] != NAME}
+    assert {k: v for k, v in after.items() if v["scenario"] != NAME} == {
+        k: v for k, v in full.items() if v["scenario"] != NAME
+    }
 
 
 def test_a_module_imported_from_outside_the_folder_is_part_of_the_entry(project: Path) -> None:
@@ -121,8 +129,9 @@ def test_a_module_imported_from_outside_the_folder_is_part_of_the_entry(project:
     shared.mkdir()
     (shared / "footer.py").write_text("FOOTER = 'v1'\n", encoding="utf-8")
     program = project / "snippets" / NAME / "approval_gate.py"
-    program.write_text(f"import sys\nsys.path.insert(0, {str(shared)!r})\nimport footer\n" + program.read_text(),
-                       encoding="utf-8")
+    program.write_text(
+        f"import sys\nsys.path.insert(0, {str(shared)!r})\nimport footer\n" + program.read_text(), encoding="utf-8"
+    )
     cache = cache_mod.ResultCache.open(project / "cache")
     verdicts, hit = verify(project, cache)
     assert not hit and all(v.passed for v in verdicts)
@@ -133,7 +142,7 @@ def test_a_module_imported_from_outside_the_folder_is_part_of_the_entry(project:
 
 
 def test_parsed_scenarios_are_reused_until_a_file_of_the_folder_changes(project: Path, monkeypatch) -> None:
-    from verified_docs import scenario as scenario_mod
+    from verified_docs.scenario import load as scenario_mod
 
     store = cache_mod.ParsedScenarios.open(project / "parsed")
     folder, root = project / "snippets" / NAME, project / "snippets"

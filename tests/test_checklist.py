@@ -1,12 +1,13 @@
 """The production checklist: every line links to a verified run, and a line that says "known
 defect" links only to runs of scenarios that assert one."""
+
 from __future__ import annotations
 
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlparse
 
 from conftest import BuiltSite, Verification
-from verified_docs.anchors import evidence_anchor
+from verified_docs.render.anchors import evidence_anchor
 
 PAGE = "suspension/production-checklist/index.html"
 

@@ -1,5 +1,6 @@
 """Claims: a sentence tied to evidence fails the build at its page:line when the evidence is gone,
 says otherwise, or the sentence lost the words it backed; a checked claim becomes a link."""
+
 from __future__ import annotations
 
 import shutil
@@ -9,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SNIPPETS, build_site
-from verified_docs import claims
+from verified_docs.render import claims
 from verified_docs import ledger as ledger_mod
-from verified_docs.directive import find_directives
+from verified_docs.render.directive import find_directives
 from verified_docs.errors import SourceError
-from verified_docs.matrix import Matrix
-from verified_docs.scenario import load_scenario
-from verified_docs.verify import verify_scenario
+from verified_docs.release.matrix import Matrix
+from verified_docs.scenario.load import load_scenario
+from verified_docs.verify.verdict import verify_scenario
 
 NAME = "suspension/several-suspensions"
 BALANCED = f'<!-- claim evidence="{NAME}#halt.transcript_balanced" value="false" quote="is unbalanced" -->'
@@ -67,7 +68,9 @@ def render(project: Path, ledger: ledger_mod.Ledger, body: str, page: str = "sus
     return claims.render_claims(body, path, page, context(project, ledger))
 
 
-def failure(project: Path, ledger: ledger_mod.Ledger, body: str, page: str = "suspension/several-suspensions.md") -> str:
+def failure(
+    project: Path, ledger: ledger_mod.Ledger, body: str, page: str = "suspension/several-suspensions.md"
+) -> str:
     with pytest.raises(SourceError) as e:
         render(project, ledger, body, page)
     return str(e.value)
@@ -81,23 +84,28 @@ SENTENCE = f"Only `call_1` has a tool message:\nthe saved transcript is unbalanc
 
 
 def test_a_checked_claim_becomes_a_link_to_its_run_on_the_same_page(verified, project: Path) -> None:
-    body = f"# Several\n\n{SENTENCE}\n<!-- verified-evidence scenario=\"{NAME}\" -->\n"
+    body = f'# Several\n\n{SENTENCE}\n<!-- verified-evidence scenario="{NAME}" -->\n'
     out = render(project, verified[1], body)
     assert out != body and "<!-- claim" not in out
     assert out.splitlines()[3] == (
         'the saved transcript is unbalanced.<sup class="vd-claim">[✓](#evidence-suspension-several-suspensions--halt '
         '"Checked in this build: suspension/several-suspensions, run halt: transcript_balanced is false")'
         '{ aria-label="Evidence checked in this build: suspension/several-suspensions, run halt, transcript_balanced" }'
-        "</sup>")
+        "</sup>"
+    )
     assert out.splitlines()[:3] == body.splitlines()[:3]  # the rest of the page is as it was
     assert len(out.splitlines()) == len(body.splitlines())
 
 
-def test_links_go_to_the_page_that_shows_the_evidence_the_matrix_row_and_the_source_list(verified, project: Path) -> None:
-    body = (f"Unbalanced.{BALANCED.replace('is unbalanced', 'Unbalanced')}\n"
-            f'Passes since 0.19.0.<!-- claim evidence="matrix:{NAME}" since="0.19.0" quote="since 0.19.0" -->\n'
-            'It raises ProviderError.<!-- claim evidence="source:toolnexus/client.py" '
-            'contains="class ProviderError(Exception):" quote="raises ProviderError" -->\n')
+def test_links_go_to_the_page_that_shows_the_evidence_the_matrix_row_and_the_source_list(
+    verified, project: Path
+) -> None:
+    body = (
+        f"Unbalanced.{BALANCED.replace('is unbalanced', 'Unbalanced')}\n"
+        f'Passes since 0.19.0.<!-- claim evidence="matrix:{NAME}" since="0.19.0" quote="since 0.19.0" -->\n'
+        'It raises ProviderError.<!-- claim evidence="source:toolnexus/client.py" '
+        'contains="class ProviderError(Exception):" quote="raises ProviderError" -->\n'
+    )
     out = render(project, verified[1], body, page="guide/other.md").splitlines()
     assert "[✓](../suspension/evidence.md#evidence-suspension-several-suspensions--halt " in out[0]
     assert "[✓](../reference/availability.md#since-suspension-several-suspensions " in out[1]
@@ -115,38 +123,46 @@ def test_claim_whose_evidence_was_removed_from_the_scenario_points_at_nothing(ve
     assert failure(project, verified[1], SENTENCE) == (
         f"{page_path(project)}:2: claim points at nothing: run 'halt' has no evidence key 'transcript_balanced'\n"
         "    valid keys of run 'halt': exit_code, model_requests, tool_results_shown, tool_runs, tool_answers, "
-        "wait_for_calls, sequence, run_statuses, stdout_contains")
+        "wait_for_calls, sequence, run_statuses, stdout_contains"
+    )
 
 
 def test_claim_checked_against_an_expect_edited_after_verification(verified, project: Path) -> None:
     # Editing scenario.yaml to agree with the page does not make it evidence: it was not verified.
-    body = ('The halted transcript is balanced.<!-- claim evidence="suspension/several-suspensions#halt.'
-            'transcript_balanced" value="true" quote="transcript is balanced" -->\n')
+    body = (
+        'The halted transcript is balanced.<!-- claim evidence="suspension/several-suspensions#halt.'
+        'transcript_balanced" value="true" quote="transcript is balanced" -->\n'
+    )
     yaml = project / "snippets" / NAME / "scenario.yaml"
     yaml.write_text(yaml.read_text().replace("      transcript_balanced: false\n", "      transcript_balanced: true\n"))
     assert failure(project, verified[1], body) == (
         f"{page_path(project)}:1: claim: suspension/several-suspensions#halt.transcript_balanced: "
-        f"{NAME}/scenario.yaml changed after it was verified, so its evidence was not checked; verify it again")
+        f"{NAME}/scenario.yaml changed after it was verified, so its evidence was not checked; verify it again"
+    )
 
 
 def test_claim_edited_to_say_the_opposite_of_its_evidence(verified, project: Path) -> None:
     # The sentence and the claim both say "balanced": the quote holds, the evidence does not.
-    body = ('The halted transcript is balanced.<!-- claim evidence="suspension/several-suspensions#halt.'
-            'transcript_balanced" value="true" quote="transcript is balanced" -->\n')
+    body = (
+        'The halted transcript is balanced.<!-- claim evidence="suspension/several-suspensions#halt.'
+        'transcript_balanced" value="true" quote="transcript is balanced" -->\n'
+    )
     yaml = project / "snippets" / NAME / "scenario.yaml"
     line = yaml.read_text().splitlines().index("      transcript_balanced: false") + 1
     assert failure(project, verified[1], body) == (
         f"{page_path(project)}:1: claim: suspension/several-suspensions#halt.transcript_balanced: the page says true; "
         "the evidence checked in this build says false\n"
         f"    the page's value read as YAML: true\n"
-        f"    stated at {yaml}:{line}")
+        f"    stated at {yaml}:{line}"
+    )
 
 
 def test_claim_whose_words_left_its_sentence(verified, project: Path) -> None:
     edited = SENTENCE.replace("the saved transcript is unbalanced.", "the saved transcript can be sent back.")
     assert failure(project, verified[1], edited) == (
         f'{page_path(project)}:2: claim\'s words "is unbalanced" are not in its sentence\n'
-        '    its sentence: "Only call_1 has a tool message: the saved transcript can be sent back."')
+        '    its sentence: "Only call_1 has a tool message: the saved transcript can be sent back."'
+    )
 
 
 def test_words_of_an_earlier_sentence_do_not_count(verified, project: Path) -> None:
@@ -154,50 +170,77 @@ def test_words_of_an_earlier_sentence_do_not_count(verified, project: Path) -> N
     body = f"It is unbalanced.{BALANCED} And again.{BALANCED}\n"
     assert failure(project, verified[1], body).startswith(
         f'{page_path(project)}:1: claim\'s words "is unbalanced" are not in its sentence\n'
-        '    its sentence: "And again."')
+        '    its sentence: "And again."'
+    )
 
 
 def test_source_claim_whose_text_is_not_in_the_installed_package(verified, project: Path) -> None:
-    body = ('`run` retries a refused transcript.<!-- claim evidence="source:toolnexus/client.py" '
-            'contains="def retry_refused_transcript(" quote="retries a refused transcript" -->\n')
+    body = (
+        '`run` retries a refused transcript.<!-- claim evidence="source:toolnexus/client.py" '
+        'contains="def retry_refused_transcript(" quote="retries a refused transcript" -->\n'
+    )
     assert failure(project, verified[1], body) == (
         f'{page_path(project)}:1: claim: source:toolnexus/client.py: the page cites "def retry_refused_transcript("; '
-        f"the installed toolnexus {version('toolnexus')} has no such text in toolnexus/client.py")
+        f"the installed toolnexus {version('toolnexus')} has no such text in toolnexus/client.py"
+    )
 
 
 def test_source_claim_naming_a_file_the_package_does_not_have(verified, project: Path) -> None:
     body = 'It resumes.<!-- claim evidence="source:toolnexus/resume.py" contains="def resume(" quote="It resumes" -->\n'
     package = claims.installed_toolnexus()[0]
     assert failure(project, verified[1], body) == (
-        f"{page_path(project)}:1: claim: source:toolnexus/resume.py: the page cites \"def resume(\"; "
-        f"the installed toolnexus {version('toolnexus')} has no toolnexus/resume.py (looked in {package})")
+        f'{page_path(project)}:1: claim: source:toolnexus/resume.py: the page cites "def resume("; '
+        f"the installed toolnexus {version('toolnexus')} has no toolnexus/resume.py (looked in {package})"
+    )
 
 
 def test_matrix_claim_with_a_wrong_since(verified, project: Path) -> None:
     body = f'Works since 0.18.1.<!-- claim evidence="matrix:{NAME}" since="0.18.1" quote="since 0.18.1" -->\n'
     assert failure(project, verified[1], body) == (
         f"{page_path(project)}:1: claim: matrix:{NAME}: the page says since 0.18.1; the release matrix measured 0.19.0\n"
-        f"    releases measured: {', '.join(MATRIX_RELEASES)}")
+        f"    releases measured: {', '.join(MATRIX_RELEASES)}"
+    )
 
 
-@pytest.mark.parametrize(("claim", "what"), [
-    ('<!-- claim evidence="x#y.z" value="1" quote="q" colour="red" -->',
-     "malformed claim: unknown attribute 'colour'\n    valid attributes: evidence, value, contains, since, quote"),
-    ('<!-- claim evidence=x#y.z value="1" quote="q" -->',
-     "malformed claim: cannot read its attributes from 'evidence=x#y.z value=\"1\" quote=\"q\"' "
-     '(they look like name="value")'),
-    ('<!-- claim evidence="x#y.z" value="1" value="2" quote="q" -->', "malformed claim: attribute 'value' is given twice"),
-    ('<!-- claim evidence="x#y.z" value="1"', "malformed claim: it must end with --> on the same line"),
-    ('<!-- claim evidence="x#y.z" value="1" -->',
-     'malformed claim: it has no quote="..." (the words of the sentence it backs)'),
-    ('<!-- claim evidence="x#y.z" quote="q" -->', "malformed claim: a scenario claim takes value or contains, got none"),
-    ('<!-- claim evidence="matrix:x" value="0.19.0" quote="q" -->',
-     "malformed claim: a matrix claim takes since, got value"),
-    ('<!-- claim evidence="x" value="1" quote="q" -->',
-     "malformed claim: evidence 'x' is none of <scenario>#<run>.<key>, matrix:<scenario>, source:toolnexus/<file>.py"),
-    ('<!-- claim evidence="source:../secrets.py" contains="x" quote="q" -->',
-     "malformed claim: 'source:../secrets.py' names no file of the package (expected source:toolnexus/<file>.py)"),
-])
+@pytest.mark.parametrize(
+    ("claim", "what"),
+    [
+        (
+            '<!-- claim evidence="x#y.z" value="1" quote="q" colour="red" -->',
+            "malformed claim: unknown attribute 'colour'\n    valid attributes: evidence, value, contains, since, quote",
+        ),
+        (
+            '<!-- claim evidence=x#y.z value="1" quote="q" -->',
+            'malformed claim: cannot read its attributes from \'evidence=x#y.z value="1" quote="q"\' '
+            '(they look like name="value")',
+        ),
+        (
+            '<!-- claim evidence="x#y.z" value="1" value="2" quote="q" -->',
+            "malformed claim: attribute 'value' is given twice",
+        ),
+        ('<!-- claim evidence="x#y.z" value="1"', "malformed claim: it must end with --> on the same line"),
+        (
+            '<!-- claim evidence="x#y.z" value="1" -->',
+            'malformed claim: it has no quote="..." (the words of the sentence it backs)',
+        ),
+        (
+            '<!-- claim evidence="x#y.z" quote="q" -->',
+            "malformed claim: a scenario claim takes value or contains, got none",
+        ),
+        (
+            '<!-- claim evidence="matrix:x" value="0.19.0" quote="q" -->',
+            "malformed claim: a matrix claim takes since, got value",
+        ),
+        (
+            '<!-- claim evidence="x" value="1" quote="q" -->',
+            "malformed claim: evidence 'x' is none of <scenario>#<run>.<key>, matrix:<scenario>, source:toolnexus/<file>.py",
+        ),
+        (
+            '<!-- claim evidence="source:../secrets.py" contains="x" quote="q" -->',
+            "malformed claim: 'source:../secrets.py' names no file of the package (expected source:toolnexus/<file>.py)",
+        ),
+    ],
+)
 def test_malformed_claim_is_an_error_at_its_line(claim: str, what: str) -> None:
     with pytest.raises(SourceError) as e:
         claims.parse_claims(f"# Page\n\nA sentence q.{claim}\n", Path("docs/page.md"))
@@ -212,9 +255,11 @@ def test_every_malformed_claim_of_a_page_is_reported_at_once() -> None:
 
 
 def test_claims_in_code_are_text_and_plain_comments_are_left_alone() -> None:
-    md = ("```\nx<!-- claim nonsense -->\n```\n"
-          "Write `<!-- claim evidence=\"...\" -->` after the sentence.\n"
-          "<!-- claimed by nobody: not a claim -->\n")
+    md = (
+        "```\nx<!-- claim nonsense -->\n```\n"
+        'Write `<!-- claim evidence="..." -->` after the sentence.\n'
+        "<!-- claimed by nobody: not a claim -->\n"
+    )
     assert claims.parse_claims(md, Path("docs/page.md")) == []
 
 
@@ -229,7 +274,7 @@ def test_a_code_span_across_two_lines_does_not_hide_a_claim_after_it() -> None:
 
 
 def test_a_claim_comment_in_a_built_page_fails_the_guard(tmp_path: Path) -> None:
-    from verified_docs.guard import unrendered_claims
+    from verified_docs.site.guard import unrendered_claims
 
     docs, site = tmp_path / "docs", tmp_path / "site"
     docs.mkdir()
@@ -248,23 +293,32 @@ def test_claim_syntax_does_not_collide_with_directives() -> None:
     assert find_directives(md, Path("docs/page.md")) == []
     (claim,) = claims.parse_claims(md, Path("docs/page.md"))
     assert (claim.where.line, claim.evidence, claim.value, claim.quote) == (
-        1, f"{NAME}#halt.transcript_balanced", "false", "is unbalanced")
+        1,
+        f"{NAME}#halt.transcript_balanced",
+        "false",
+        "is unbalanced",
+    )
 
 
 def test_single_quoted_values_may_hold_double_quotes(verified, project: Path) -> None:
-    body = (f'The run ended with `status == "pending"`.<!-- claim evidence="{NAME}#halt.run_statuses" value="[pending]" '
-            "quote='status == \"pending\"' -->\n")
+    body = (
+        f'The run ended with `status == "pending"`.<!-- claim evidence="{NAME}#halt.run_statuses" value="[pending]" '
+        "quote='status == \"pending\"' -->\n"
+    )
     assert "<!-- claim" not in render(project, verified[1], body)
 
 
 def test_contains_finds_an_item_or_a_substring_of_one(verified, project: Path) -> None:
-    ok = (f'Refused.<!-- claim evidence="{NAME}#halt.stdout_contains" contains="HTTP 400" quote="Refused" -->'
-          f' Shown.<!-- claim evidence="{NAME}#halt.tool_results_shown" contains="Deploy api to production?" quote="Shown" -->\n')
+    ok = (
+        f'Refused.<!-- claim evidence="{NAME}#halt.stdout_contains" contains="HTTP 400" quote="Refused" -->'
+        f' Shown.<!-- claim evidence="{NAME}#halt.tool_results_shown" contains="Deploy api to production?" quote="Shown" -->\n'
+    )
     assert "<!-- claim" not in render(project, verified[1], ok)
     wrong = f'Refused.<!-- claim evidence="{NAME}#halt.stdout_contains" contains="HTTP 500" quote="Refused" -->\n'
     assert failure(project, verified[1], wrong).startswith(
         f'{page_path(project)}:1: claim: {NAME}#halt.stdout_contains: the page says it contains "HTTP 500"; '
-        'the evidence checked in this build is ["provider refused the transcript: HTTP 400", ')
+        'the evidence checked in this build is ["provider refused the transcript: HTTP 400", '
+    )
 
 
 def test_sub_keys_name_an_entry_and_list_the_valid_ones(verified, project: Path) -> None:
@@ -273,29 +327,36 @@ def test_sub_keys_name_an_entry_and_list_the_valid_ones(verified, project: Path)
     wrong = f'Ran.<!-- claim evidence="{NAME}#halt.tool_runs.rollback" value="0" quote="Ran" -->\n'
     assert failure(project, verified[1], wrong) == (
         f"{page_path(project)}:1: claim points at nothing: run 'halt' has no evidence key 'tool_runs.rollback'\n"
-        "    valid keys below 'tool_runs': tool_runs.deploy, tool_runs.post_status")
+        "    valid keys below 'tool_runs': tool_runs.deploy, tool_runs.post_status"
+    )
 
 
 def test_unknown_run_lists_the_runs(verified, project: Path) -> None:
     body = f'Ran.<!-- claim evidence="{NAME}#park.tool_runs" value="{{}}" quote="Ran" -->\n'
     assert failure(project, verified[1], body) == (
         f"{page_path(project)}:1: claim points at nothing: scenario '{NAME}' has no run 'park'\n"
-        "    valid runs: inline, halt")
+        "    valid runs: inline, halt"
+    )
 
 
 def test_a_run_that_did_not_pass_backs_no_sentence(verified, project: Path) -> None:
     ledger = verified[1]
-    programs = {rel: {**entry, "passed": False, "runs": {n: {**r, "passed": False} for n, r in entry["runs"].items()}}
-                for rel, entry in ledger.programs.items()}
+    programs = {
+        rel: {**entry, "passed": False, "runs": {n: {**r, "passed": False} for n, r in entry["runs"].items()}}
+        for rel, entry in ledger.programs.items()
+    }
     failed = ledger_mod.Ledger(ledger.toolnexus, ledger.python, programs)
     assert failure(project, failed, SENTENCE) == (
         f"{page_path(project)}:2: claim: {NAME}#halt.transcript_balanced: run 'halt' "
-        f"(snippets/{NAME}/several.py) did not pass in this build, so it backs no sentence")
+        f"(snippets/{NAME}/several.py) did not pass in this build, so it backs no sentence"
+    )
 
 
 def test_the_source_list_shows_each_cited_line_as_installed(verified, project: Path) -> None:
-    cited = ('It raises.<!-- claim evidence="source:toolnexus/client.py" contains="class ProviderError(Exception):" '
-             'quote="It raises" -->\n')
+    cited = (
+        'It raises.<!-- claim evidence="source:toolnexus/client.py" contains="class ProviderError(Exception):" '
+        'quote="It raises" -->\n'
+    )
     (project / "docs/guide").mkdir()
     (project / "docs/guide/errors.md").write_text(cited)
     ctx = context(project, verified[1])
@@ -304,8 +365,10 @@ def test_the_source_list_shows_each_cited_line_as_installed(verified, project: P
     source = (ctx.package / "client.py").read_text().splitlines()
     line = next(i for i, text in enumerate(source, start=1) if "class ProviderError(Exception):" in text)
     anchor = claims.source_anchor("toolnexus/client.py", "class ProviderError(Exception):")
-    assert (f'- <span id="{anchor}"></span>`toolnexus/client.py:{line}`: `class ProviderError(Exception):`  \n'
-            "  cited by [Errors](../guide/errors.md)\n") in out
+    assert (
+        f'- <span id="{anchor}"></span>`toolnexus/client.py:{line}`: `class ProviderError(Exception):`  \n'
+        "  cited by [Errors](../guide/errors.md)\n"
+    ) in out
 
 
 def test_a_claim_left_in_the_rendered_page_is_reported() -> None:
@@ -323,52 +386,61 @@ def site_project(verified: tuple[Path, ledger_mod.Ledger], tmp_path_factory: pyt
     ledger_mod.save(verified[1], root / "ledger.json")
     (root / "docs").mkdir()
     config = (ROOT / "mkdocs.yml").read_text()
-    config = config[: config.index("nav:")] + "nav:\n  - page.md\n" + config[config.index("theme:"):]
-    config = config.replace("verified_docs/mkdocs_hook.py", str(ROOT / "verified_docs/mkdocs_hook.py"))
+    config = config[: config.index("nav:")] + "nav:\n  - page.md\n" + config[config.index("theme:") :]
+    config = config.replace("verified_docs/site/mkdocs_hook.py", str(ROOT / "verified_docs/site/mkdocs_hook.py"))
     (root / "mkdocs.yml").write_text(config)
     return root
 
 
 def test_the_build_links_a_checked_claim_and_refuses_a_contradicted_one(site_project: Path) -> None:
     page = site_project / "docs/page.md"
-    page.write_text(f"# Page\n\n{SENTENCE}\n<!-- verified-evidence scenario=\"{NAME}\" -->\n")
+    page.write_text(f'# Page\n\n{SENTENCE}\n<!-- verified-evidence scenario="{NAME}" -->\n')
     built = build_site(site_project / "ledger.json", site_project / "site", config=site_project / "mkdocs.yml")
     assert built.returncode == 0, built.output
     html = (site_project / "site/page/index.html").read_text()
-    assert ('unbalanced.<sup class="vd-claim"><a aria-label="Evidence checked in this build: '
-            'suspension/several-suspensions, run halt, transcript_balanced" '
-            'href="#evidence-suspension-several-suspensions--halt"') in html
+    assert (
+        'unbalanced.<sup class="vd-claim"><a aria-label="Evidence checked in this build: '
+        'suspension/several-suspensions, run halt, transcript_balanced" '
+        'href="#evidence-suspension-several-suspensions--halt"'
+    ) in html
     assert '<span id="evidence-suspension-several-suspensions--halt"></span>' in html
     opposite = SENTENCE.replace('value="false"', 'value="true"')
-    page.write_text(f"# Page\n\n{opposite}\n<!-- verified-evidence scenario=\"{NAME}\" -->\n")
+    page.write_text(f'# Page\n\n{opposite}\n<!-- verified-evidence scenario="{NAME}" -->\n')
     built = build_site(site_project / "ledger.json", site_project / "site", config=site_project / "mkdocs.yml")
     assert built.returncode != 0
-    assert (f"{page}:4: claim: {NAME}#halt.transcript_balanced: the page says true; "
-            "the evidence checked in this build says false") in built.output
+    assert (
+        f"{page}:4: claim: {NAME}#halt.transcript_balanced: the page says true; "
+        "the evidence checked in this build says false"
+    ) in built.output
 
 
 def test_under_github_actions_a_contradicted_claim_annotates_its_page_line(site_project: Path, monkeypatch) -> None:
     page = site_project / "docs/page.md"
     opposite = SENTENCE.replace('value="false"', 'value="true"')
-    page.write_text(f"# Page\n\n{opposite}\n<!-- verified-evidence scenario=\"{NAME}\" -->\n")
+    page.write_text(f'# Page\n\n{opposite}\n<!-- verified-evidence scenario="{NAME}" -->\n')
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     monkeypatch.setenv("GITHUB_WORKSPACE", str(site_project))
     built = build_site(site_project / "ledger.json", site_project / "site", config=site_project / "mkdocs.yml")
     assert built.returncode != 0
     # The details (where the evidence is stated) follow on lines of their own, encoded as %0A.
-    head = (f"::error file=docs/page.md,line=4,title=page check failed (claim or directive)::claim: "
-            f"{NAME}#halt.transcript_balanced: the page says true; the evidence checked in this build says false%0A")
+    head = (
+        f"::error file=docs/page.md,line=4,title=page check failed (claim or directive)::claim: "
+        f"{NAME}#halt.transcript_balanced: the page says true; the evidence checked in this build says false%0A"
+    )
     assert [line for line in built.output.splitlines() if line.startswith("::")][0].startswith(head)
 
 
 def test_a_value_is_read_as_yaml_so_unquoted_colons_make_a_mapping(verified, project: Path) -> None:
     # The mistake this catches: the page's list looks right, but YAML reads each item as a mapping.
-    body = (f'Shown.<!-- claim evidence="{NAME}#halt.tool_results_shown" value="[Deploy api: to production?]" '
-            'quote="Shown" -->\n')
+    body = (
+        f'Shown.<!-- claim evidence="{NAME}#halt.tool_results_shown" value="[Deploy api: to production?]" '
+        'quote="Shown" -->\n'
+    )
     assert failure(project, verified[1], body).splitlines()[:2] == [
         f"{page_path(project)}:1: claim: {NAME}#halt.tool_results_shown: the page says [Deploy api: to production?]; "
         "the evidence checked in this build says [Deploy api to production?]",
-        "    the page's value read as YAML: [{Deploy api: to production?}]"]
+        "    the page's value read as YAML: [{Deploy api: to production?}]",
+    ]
 
 
 def test_claims_one_right_after_another_share_their_sentence(verified, project: Path) -> None:
@@ -376,7 +448,8 @@ def test_claims_one_right_after_another_share_their_sentence(verified, project: 
     assert "<!-- claim" not in render(project, verified[1], f"It is unbalanced.{BALANCED}{second}\n")
     # ...but not across other words: those start a new sentence.
     assert failure(project, verified[1], f"It is unbalanced.{BALANCED} Next.{second}\n").startswith(
-        f'{page_path(project)}:1: claim\'s words "is unbalanced" are not in its sentence')
+        f'{page_path(project)}:1: claim\'s words "is unbalanced" are not in its sentence'
+    )
 
 
 def test_a_program_changed_since_it_was_verified_backs_no_sentence(verified, project: Path) -> None:
@@ -384,4 +457,5 @@ def test_a_program_changed_since_it_was_verified_backs_no_sentence(verified, pro
     program.write_text(program.read_text() + "\n# edited after verification\n")
     assert failure(project, verified[1], SENTENCE) == (
         f"{page_path(project)}:2: claim: {NAME}#halt.transcript_balanced: snippets/{NAME}/several.py changed after "
-        "it was verified; verify it again")
+        "it was verified; verify it again"
+    )

@@ -1,5 +1,6 @@
 """Every §10 rule says where it comes from and what the Python port does, each departure has a
 scenario asserting it, and the release matrix is current, complete and honest."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -12,15 +13,23 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, Verification
-from verified_docs.anchors import matrix_anchor
-from verified_docs import matrix
-from verified_docs.directive import find_directives
+from verified_docs.render.anchors import matrix_anchor
+from verified_docs.release import matrix
+from verified_docs.render.directive import find_directives
 from verified_docs.errors import SourceError, display_path
 from verified_docs.render.contract import render_contract
 from verified_docs.render.matrix_table import render_matrix
-from verified_docs.rules import (RULES_FILE, STATUSES, code_problems, coverage, installed_package_dir, load_rules,
-                                 pages_by_scenario, problems)
-from verified_docs.scenario import discover_project
+from verified_docs.scenario.rules import (
+    RULES_FILE,
+    STATUSES,
+    code_problems,
+    coverage,
+    installed_package_dir,
+    load_rules,
+    pages_by_scenario,
+    problems,
+)
+from verified_docs.scenario.load import discover_project
 
 DOCS = """documents:
   spec: {name: SPEC.md at abc1234, url: "https://example.org/SPEC.md"}
@@ -40,6 +49,7 @@ def _scenario(name: str):
 
 # --- the rules file ---------------------------------------------------------------------------
 
+
 def test_every_implemented_rule_has_a_scenario_on_a_page() -> None:
     rules = load_rules(ROOT / RULES_FILE)
     assert [r.id for r in rules] == [f"S{i}" for i in range(1, 19)]
@@ -55,7 +65,8 @@ def test_a_rule_losing_its_last_scenario_is_reported() -> None:
     found = problems(rules, scenarios, pages_by_scenario(ROOT / "docs"))
     assert [p.what for p in found] == [
         "rule S12 (Streaming announces the Request first) is implemented by the Python port but no scenario "
-        "on any page demonstrates it"]
+        "on any page demonstrates it"
+    ]
 
 
 def test_every_rule_names_a_source_and_a_python_status_and_each_departure_a_scenario() -> None:
@@ -68,8 +79,11 @@ def test_every_rule_names_a_source_and_a_python_status_and_each_departure_a_scen
             assert rule.asserted_by and all(rule.id in known[n].rules for n in rule.asserted_by), rule.id
     by_status = {s: sorted(r.id for r in rules if r.python == s) for s in STATUSES}
     # What reading the installed 0.21.0 source and running the scenarios found.
-    assert by_status == {"follows": ["S1", "S12", "S13", "S15", "S18", "S2", "S3", "S4", "S5", "S7", "S8"],
-                         "departs": ["S10", "S11", "S14", "S6", "S9"], "lacks": ["S16", "S17"]}
+    assert by_status == {
+        "follows": ["S1", "S12", "S13", "S15", "S18", "S2", "S3", "S4", "S5", "S7", "S8"],
+        "departs": ["S10", "S11", "S14", "S6", "S9"],
+        "lacks": ["S16", "S17"],
+    }
 
 
 def test_s13_is_attributed_to_the_newer_spec_text_the_older_one_and_measurement() -> None:
@@ -94,34 +108,44 @@ def test_every_cited_source_line_holds_its_text() -> None:
 
 
 def test_a_rule_without_a_source_fails_at_its_line(tmp_path) -> None:
-    path = _rules_file(tmp_path, """  - id: S1
+    path = _rules_file(
+        tmp_path,
+        """  - id: S1
     title: t
     rule: r
     sources: []
     python: follows
     code:
       - {at: "toolnexus/types.py:1", has: "x"}
-""")
+""",
+    )
     with pytest.raises(SourceError) as e:
         load_rules(path)
     assert str(e.value) == f"{path}:7: rule S1: sources: expected at least one source, got none"
 
 
 def test_a_rule_without_a_python_status_fails_at_its_line(tmp_path) -> None:
-    path = _rules_file(tmp_path, """  - id: S1
+    path = _rules_file(
+        tmp_path,
+        """  - id: S1
     title: t
     rule: r
     sources:
       - {doc: spec, where: here}
-""")
+""",
+    )
     with pytest.raises(SourceError) as e:
         load_rules(path)
-    assert str(e.value) == (f"{path}:4: a rule needs id, title, rule, sources, python (and may have absent, "
-                            "asserted_by, code, elsewhere, note); got ['id', 'rule', 'sources', 'title']")
+    assert str(e.value) == (
+        f"{path}:4: a rule needs id, title, rule, sources, python (and may have absent, "
+        "asserted_by, code, elsewhere, note); got ['id', 'rule', 'sources', 'title']"
+    )
 
 
 def test_a_departure_without_scenario_an_unknown_document_and_a_long_quote_fail(tmp_path) -> None:
-    path = _rules_file(tmp_path, """  - id: S2
+    path = _rules_file(
+        tmp_path,
+        """  - id: S2
     title: t
     rule: r
     sources:
@@ -131,18 +155,22 @@ def test_a_departure_without_scenario_an_unknown_document_and_a_long_quote_fail(
     code:
       - {at: "toolnexus/client.py:10", has: "x"}
     note: how it differs
-""")
+""",
+    )
     with pytest.raises(SourceError) as e:
         load_rules(path)
     assert str(e.value).splitlines() == [
         f"{path}:8: rule S2: unknown document 'nope'",
         "    documents: spec",
         f"{path}:9: rule S2: a quote is a short clause: expected at most 12 words, got 13",
-        f"{path}:10: rule S2: python: departs needs asserted_by: the scenarios that assert the departure"]
+        f"{path}:10: rule S2: python: departs needs asserted_by: the scenarios that assert the departure",
+    ]
 
 
 def test_a_departure_naming_a_missing_scenario_is_reported(tmp_path) -> None:
-    path = _rules_file(tmp_path, """  - id: S11
+    path = _rules_file(
+        tmp_path,
+        """  - id: S11
     title: t
     rule: r
     sources:
@@ -152,21 +180,26 @@ def test_a_departure_naming_a_missing_scenario_is_reported(tmp_path) -> None:
       - {at: "toolnexus/client.py:10", has: "x"}
     note: how it differs
     asserted_by: [suspension/no-such-scenario, suspension/approval-gate]
-""")
+""",
+    )
     scenarios = discover_project(ROOT)
     found = problems(load_rules(path), scenarios, pages_by_scenario(ROOT / "docs"))
     assert [str(p).splitlines()[0] for p in found if p.what.startswith("rule S11")] == [
         f"{path}:4: rule S11: asserted_by names suspension/no-such-scenario, which is no scenario",
         f"{path}:4: rule S11: asserted_by names suspension/approval-gate, whose rules: ['S1', 'S6', 'S7'] do not "
-        "cite S11"]
+        "cite S11",
+    ]
 
 
 def test_a_drifted_citation_and_a_name_said_absent_fail(tmp_path) -> None:
     package = tmp_path / "site"
     (package / "toolnexus").mkdir(parents=True)
-    (package / "toolnexus" / "types.py").write_text("class Request:\n\ndef relay_tool(name):\n    pass\n",
-                                                    encoding="utf-8")
-    path = _rules_file(tmp_path, """  - id: S1
+    (package / "toolnexus" / "types.py").write_text(
+        "class Request:\n\ndef relay_tool(name):\n    pass\n", encoding="utf-8"
+    )
+    path = _rules_file(
+        tmp_path,
+        """  - id: S1
     title: t
     rule: r
     sources:
@@ -182,25 +215,33 @@ def test_a_drifted_citation_and_a_name_said_absent_fail(tmp_path) -> None:
     python: lacks
     note: not there
     absent: [relay_tool, run_with_answer]
-""")
+""",
+    )
     found = code_problems(load_rules(path), package)
     assert [str(p) for p in found] == [
         f"{path}:11: rule S1: toolnexus/types.py:1: expected a line holding 'class Answer:', got 'class Request:'",
-        f"{path}:12: rule S16: says the Python port lacks relay_tool, but toolnexus/types.py:3 defines it"]
+        f"{path}:12: rule S16: says the Python port lacks relay_tool, but toolnexus/types.py:3 defines it",
+    ]
 
 
 def test_the_contract_page_shows_source_and_status_for_every_rule() -> None:
     rules = load_rules(ROOT / RULES_FILE)
     page = ROOT / "docs" / "reference" / "contract.md"
     directive = find_directives(page.read_text(encoding="utf-8"), page)[0]
-    out = render_contract(directive, "reference/contract.md",
-                          coverage(rules, discover_project(ROOT), pages_by_scenario(ROOT / "docs")), {})
+    out = render_contract(
+        directive,
+        "reference/contract.md",
+        coverage(rules, discover_project(ROOT), pages_by_scenario(ROOT / "docs")),
+        {},
+    )
     for rule in rules:
         section = out.split(f"## {rule.id} {rule.title} {{ #{rule.id.lower()} }}\n", 1)[1].split("\n## ", 1)[0]
         assert "- **Source:** " in section and f"- **Python port: {rule.python}.** " in section, rule.id
     s11 = out.split("## S11 ", 1)[1].split("\n## ", 1)[0]
-    assert ("- **Asserted by:** [Several suspensions in one turn](../suspension/several-suspensions.md), "
-            "[Streaming a suspension, with and without a wait_for](../suspension/push-the-link-first.md).\n") in s11
+    assert (
+        "- **Asserted by:** [Several suspensions in one turn](../suspension/several-suspensions.md), "
+        "[Streaming a suspension, with and without a wait_for](../suspension/push-the-link-first.md).\n"
+    ) in s11
     assert "`toolnexus/client.py:1654`" in s11
 
 
@@ -208,8 +249,12 @@ def test_the_contract_page_escapes_angle_brackets_and_names_each_rules_kind_of_s
     rules = load_rules(ROOT / RULES_FILE)
     page = ROOT / "docs" / "reference" / "contract.md"
     directive = find_directives(page.read_text(encoding="utf-8"), page)[0]
-    out = render_contract(directive, "reference/contract.md",
-                          coverage(rules, discover_project(ROOT), pages_by_scenario(ROOT / "docs")), {})
+    out = render_contract(
+        directive,
+        "reference/contract.md",
+        coverage(rules, discover_project(ROOT), pages_by_scenario(ROOT / "docs")),
+        {},
+    )
     s7 = out.split("## S7 ", 1)[1].split("\n## ", 1)[0]
     assert "<prompt>" in next(r.text for r in rules if r.id == "S7")
     assert "unresolved: &lt;prompt&gt;" in s7 and "<prompt>" not in s7
@@ -223,10 +268,12 @@ def test_code_spans_in_rule_text_are_left_as_written() -> None:
     from verified_docs.render.contract import plain
 
     assert plain("error `unresolved: <prompt>` or unresolved: <prompt> & more") == (
-        "error `unresolved: <prompt>` or unresolved: &lt;prompt&gt; &amp; more")
+        "error `unresolved: <prompt>` or unresolved: &lt;prompt&gt; &amp; more"
+    )
 
 
 # --- the release matrix -----------------------------------------------------------------------
+
 
 def test_release_matrix_covers_every_listed_release_and_the_pin() -> None:
     m = matrix.load(ROOT / matrix.MATRIX_FILE)
@@ -257,16 +304,21 @@ def _toy(results: dict[str, bool]) -> matrix.Matrix:
 
 def test_a_since_other_than_the_first_passing_release_fails_at_the_since_line() -> None:
     scenario = _scenario("suspension/run-statuses")
-    line = next(i for i, text in enumerate(scenario.yaml_path.read_text(encoding="utf-8").splitlines(), 1)
-                if text.startswith("since:"))
+    line = next(
+        i
+        for i, text in enumerate(scenario.yaml_path.read_text(encoding="utf-8").splitlines(), 1)
+        if text.startswith("since:")
+    )
     m = _toy({"0.6.0": False, "0.7.0": True, "0.8.0": True})
     assert [str(p) for p in matrix.check_since(m, [dataclasses.replace(scenario, since="0.8.0")])] == [
         f"{display_path(scenario.yaml_path)}:{line}: suspension/run-statuses: expected since: 0.7.0 (the first release on which "
-        "it passes), got since: 0.8.0"]
+        "it passes), got since: 0.8.0"
+    ]
     assert matrix.check_since(m, [dataclasses.replace(scenario, since="0.7.0")]) == []
     assert [p.what for p in matrix.check_since(m, [dataclasses.replace(scenario, since=None)])] == [
         "suspension/run-statuses: expected since: 0.7.0 (the first release on which it passes), got no since "
-        "(so 0.6.0, the oldest release measured)"]
+        "(so 0.6.0, the oldest release measured)"
+    ]
 
 
 def test_a_scenario_failing_again_after_its_first_pass_is_shown_not_hidden() -> None:
@@ -276,14 +328,17 @@ def test_a_scenario_failing_again_after_its_first_pass_is_shown_not_hidden() -> 
     assert m.fails_after_since(name) == ("0.8.0", "0.9.0")
     assert m.since_sentence(name) == (
         "Passes from toolnexus 0.7.0 (the first release on which it passes) and on later releases too, except "
-        "0.8.0–0.9.0, where it fails; measured on 5 releases, 0.6.0 to 0.10.0.")
+        "0.8.0–0.9.0, where it fails; measured on 5 releases, 0.6.0 to 0.10.0."
+    )
     # A since equal to the first pass is not a problem: the gap is shown on the page instead.
     assert matrix.check_since(m, [dataclasses.replace(_scenario(name), since="0.7.0")]) == []
     page = find_directives("<!-- verified-matrix -->\n", Path("availability.md"))[0]
     out = render_matrix(page, "reference/availability.md", m, {name: _scenario(name)}, {})
     row = next(line for line in out.splitlines() if "The three run statuses" in line)
-    assert row == (f'| <span id="{matrix_anchor(name)}"></span>The three run statuses | 0.7.0 | 0.7.0, 0.10.0 | 0.6.0 '
-                   "| **0.8.0–0.9.0** |")
+    assert row == (
+        f'| <span id="{matrix_anchor(name)}"></span>The three run statuses | 0.7.0 | 0.7.0, 0.10.0 | 0.6.0 '
+        "| **0.8.0–0.9.0** |"
+    )
 
 
 def test_ranges_join_neighbouring_releases() -> None:
@@ -297,24 +352,37 @@ def test_the_release_list_must_be_oldest_first(tmp_path) -> None:
     (tmp_path / "rules" / "releases.txt").write_text("# comment\n0.6.0\n0.9.0  # why\n0.7.0\n", encoding="utf-8")
     with pytest.raises(SourceError) as e:
         matrix.listed_releases(tmp_path)
-    assert str(e.value) == (f"{tmp_path / 'rules' / 'releases.txt'}:4: releases must be listed oldest first "
-                            "without repeats: expected one newer than 0.9.0, got 0.7.0")
+    assert str(e.value) == (
+        f"{tmp_path / 'rules' / 'releases.txt'}:4: releases must be listed oldest first "
+        "without repeats: expected one newer than 0.9.0, got 0.7.0"
+    )
 
 
 def test_a_release_whose_inputs_are_unchanged_is_not_run_again(tmp_path) -> None:
     scenarios = discover_project(ROOT)
     expected = matrix.expected_releases(ROOT)
     old = expected[0]
-    (tmp_path / f"{old}.json").write_text(json.dumps({
-        "toolnexus": old, "scenarios": {}, "verify_s": 3.5,
-        "inputs": matrix.inputs_digest(scenarios, old, ("python",))}), encoding="utf-8")
-    (tmp_path / f"{expected[1]}.json").write_text(json.dumps({
-        "toolnexus": expected[1], "scenarios": {}, "inputs": "stale"}), encoding="utf-8")
+    (tmp_path / f"{old}.json").write_text(
+        json.dumps(
+            {
+                "toolnexus": old,
+                "scenarios": {},
+                "verify_s": 3.5,
+                "inputs": matrix.inputs_digest(scenarios, old, ("python",)),
+            }
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / f"{expected[1]}.json").write_text(
+        json.dumps({"toolnexus": expected[1], "scenarios": {}, "inputs": "stale"}), encoding="utf-8"
+    )
     planned = matrix.plan(ROOT, scenarios, tmp_path, ("python",))
     assert [p.release for p in planned] == expected
     assert [(p.release, p.cached, p.verify_s) for p in planned[:2]] == [(old, True, 3.5), (expected[1], False, 0.0)]
     assert not any(p.cached for p in planned[1:])
-    assert matrix.inputs_digest(scenarios, old, ("python",)) != matrix.inputs_digest(scenarios, expected[1], ("python",))
+    assert matrix.inputs_digest(scenarios, old, ("python",)) != matrix.inputs_digest(
+        scenarios, expected[1], ("python",)
+    )
 
 
 def test_a_changed_scenario_file_changes_the_inputs(tmp_path) -> None:

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from verified_docs.directive import find_directives
+from verified_docs.render.directive import find_directives
 from verified_docs.errors import SourceError
 
 PAGE = Path("docs/page.md")
@@ -11,7 +11,14 @@ PAGE = Path("docs/page.md")
 def test_directive_is_parsed_with_its_line() -> None:
     md = 'Intro\n\n    <!-- verified-example scenario="g/s" program="main" section="tool" output="no" -->\n'
     (d,) = find_directives(md, PAGE)
-    assert (d.where.line, d.indent, d.scenario, d.program, d.section, d.output) == (3, "    ", "g/s", "main", "tool", "no")
+    assert (d.where.line, d.indent, d.scenario, d.program, d.section, d.output) == (
+        3,
+        "    ",
+        "g/s",
+        "main",
+        "tool",
+        "no",
+    )
 
 
 def test_directive_inside_a_code_fence_is_left_alone() -> None:
@@ -23,8 +30,9 @@ def test_unknown_attribute_lists_the_valid_ones() -> None:
     md = 'x\n<!-- verified-example scenario="g/s" program="main" section="t" colour="red" -->\n'
     with pytest.raises(SourceError) as e:
         find_directives(md, PAGE)
-    assert str(e.value) == ("docs/page.md:2: unknown attribute 'colour'\n"
-                            "    valid attributes: scenario, program, section, output, run")
+    assert str(e.value) == (
+        "docs/page.md:2: unknown attribute 'colour'\n    valid attributes: scenario, program, section, output, run"
+    )
 
 
 def test_missing_attribute_and_bad_output() -> None:
@@ -60,15 +68,17 @@ output that was meant to be closed
 def test_an_unclosed_fence_fails_at_its_opening_line_naming_what_it_swallows() -> None:
     with pytest.raises(SourceError) as e:
         find_directives(SWALLOWING, PAGE)
-    assert str(e.value) == ("docs/page.md:3: code fence '```text' is never closed: it swallows everything after it\n"
-                            "    close it with a line holding ```; it hides the verified directive(s) at line(s) 6, 8")
+    assert str(e.value) == (
+        "docs/page.md:3: code fence '```text' is never closed: it swallows everything after it\n"
+        "    close it with a line holding ```; it hides the verified directive(s) at line(s) 6, 8"
+    )
 
 
 def test_lines_count_from_the_top_of_the_file() -> None:
     with pytest.raises(SourceError, match=r"^docs/page\.md:7: code fence '```text' is never closed"):
         find_directives(SWALLOWING, PAGE, first_line=5)
     source = "---\ntitle: T\n---\n\n" + SWALLOWING
-    from verified_docs.directive import body_start
+    from verified_docs.render.directive import body_start
 
     assert body_start(source, SWALLOWING) == 5
     assert body_start(SWALLOWING, SWALLOWING) == 1

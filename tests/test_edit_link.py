@@ -1,4 +1,5 @@
 """Edit links point at this project's repository, derived from its git remote or configured."""
+
 from __future__ import annotations
 
 import subprocess
@@ -6,24 +7,30 @@ from pathlib import Path
 
 import pytest
 
-from verified_docs.edit_link import ENV, edit_uri_for, https_repo, resolve_edit_uri
+from verified_docs.render.edit_link import ENV, edit_uri_for, https_repo, resolve_edit_uri
 
 
-@pytest.mark.parametrize("remote, repo", [
-    ("https://github.com/acme/docs.git", "https://github.com/acme/docs"),
-    ("git@github.com:acme/docs.git", "https://github.com/acme/docs"),
-    ("ssh://git@gitlab.com:2222/group/sub/docs.git", "https://gitlab.com/group/sub/docs"),
-    ("https://gitlab.example.org/group/docs", "https://gitlab.example.org/group/docs"),
-    ("https://git.example.org/acme/docs.git", None),
-    ("/srv/git/docs.git", None),
-])
+@pytest.mark.parametrize(
+    "remote, repo",
+    [
+        ("https://github.com/acme/docs.git", "https://github.com/acme/docs"),
+        ("git@github.com:acme/docs.git", "https://github.com/acme/docs"),
+        ("ssh://git@gitlab.com:2222/group/sub/docs.git", "https://gitlab.com/group/sub/docs"),
+        ("https://gitlab.example.org/group/docs", "https://gitlab.example.org/group/docs"),
+        ("https://git.example.org/acme/docs.git", None),
+        ("/srv/git/docs.git", None),
+    ],
+)
 def test_remote_to_repository_url(remote: str, repo: str | None) -> None:
     assert https_repo(remote) == repo
 
 
 def test_edit_uri_per_host() -> None:
     assert edit_uri_for("https://github.com/acme/docs", "main") == "https://github.com/acme/docs/edit/main/docs/"
-    assert edit_uri_for("https://gitlab.com/g/docs", "trunk", "site/docs") == "https://gitlab.com/g/docs/-/edit/trunk/site/docs/"
+    assert (
+        edit_uri_for("https://gitlab.com/g/docs", "trunk", "site/docs")
+        == "https://gitlab.com/g/docs/-/edit/trunk/site/docs/"
+    )
 
 
 def git(root: Path, *args: str) -> None:

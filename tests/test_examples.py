@@ -1,4 +1,5 @@
 """Every scenario under snippets/, verified: exit code, evidence and golden output."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """fence_run: what a page's fences read is recorded (reads, imports; not writes), a change to
 any of it (content, or a missing file appearing) is seen, and process state is put back."""
+
 from __future__ import annotations
 
 import importlib
@@ -7,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from verified_docs.fence_run import PageRun, FenceFailure, ProcessState, ReadRecorder, first_change
+from verified_docs.fences.run import PageRun, FenceFailure, ProcessState, ReadRecorder, first_change
 
 
 def test_files_read_and_modules_imported_are_recorded_and_writes_are_not(tmp_path: Path, monkeypatch) -> None:

@@ -5,6 +5,7 @@ see the same process state and leave the same exit code and output; a program th
 its process (module globals, environment, event loop, threads, cwd) must leave nothing for the
 next one.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,9 @@ import pytest
 
 from conftest import gone
 
-from verified_docs.runner.forkserver import ForkServer, ForkServerError
-from verified_docs.runner.languages import PYTHON, environment, worker_environment
-from verified_docs.runner.process import MAX_CAPTURE_BYTES, Completed, run_process
+from verified_docs.run.forkserver import ForkServer, ForkServerError
+from verified_docs.run.languages import PYTHON, environment, worker_environment
+from verified_docs.run.process import MAX_CAPTURE_BYTES, Completed, run_process
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +41,13 @@ def write(tmp_path: Path, name: str, source: str) -> Path:
 def start(how: str, server: ForkServer, program: Path, tmp_path: Path, *args: str, timeout_s: float = 30) -> Completed:
     workdir = tmp_path / "work"
     workdir.mkdir(exist_ok=True)
-    env = environment(base_url="http://127.0.0.1:9/v1", api_key="sk-test", trace_path=workdir / "trace.jsonl",
-                      workdir=workdir, timeout_s=timeout_s)
+    env = environment(
+        base_url="http://127.0.0.1:9/v1",
+        api_key="sk-test",
+        trace_path=workdir / "trace.jsonl",
+        workdir=workdir,
+        timeout_s=timeout_s,
+    )
     if how == "warm":
         return server.run(program, args, cwd=workdir, env=env, timeout_s=timeout_s)
     return run_process(PYTHON.command(program, args), cwd=workdir, env=env, timeout_s=timeout_s)
@@ -60,25 +66,36 @@ PROBE = """
 
 
 @pytest.mark.parametrize("how", ["cold", "warm"])
-def test_a_program_sees_the_process_state_a_cold_interpreter_gives(how: str, server: ForkServer, tmp_path: Path) -> None:
+def test_a_program_sees_the_process_state_a_cold_interpreter_gives(
+    how: str, server: ForkServer, tmp_path: Path
+) -> None:
     program = write(tmp_path, "probe.py", PROBE)
     write(tmp_path, "helper.py", "VALUE = 'beside'\n")
     done = start(how, server, program, tmp_path, "--flag", "x y")
     assert done.exit_code == 0, done.stderr
     seen = json.loads(done.stdout)
     assert seen == {
-        "name": "__main__", "file": str(program), "argv": [str(program), "--flag", "x y"],
-        "path0": str(tmp_path), "cwd": str(tmp_path / "work"), "env": sorted(environment(
-            base_url="", api_key="", trace_path=Path("t"), workdir=tmp_path, timeout_s=1)),
-        "stdin": "", "encoding": "utf-8", "hash": seen["hash"], "threads": 1, "helper": "beside",
-        "loop": None, "main_module": True,
+        "name": "__main__",
+        "file": str(program),
+        "argv": [str(program), "--flag", "x y"],
+        "path0": str(tmp_path),
+        "cwd": str(tmp_path / "work"),
+        "env": sorted(environment(base_url="", api_key="", trace_path=Path("t"), workdir=tmp_path, timeout_s=1)),
+        "stdin": "",
+        "encoding": "utf-8",
+        "hash": seen["hash"],
+        "threads": 1,
+        "helper": "beside",
+        "loop": None,
+        "main_module": True,
     }
     assert seen["hash"] == hash_under_seed_zero()
 
 
 def hash_under_seed_zero() -> int:
-    fresh = run_process([sys.executable, "-c", "print(hash('suspension'))"], cwd=Path("/"),
-                        env={"PYTHONHASHSEED": "0"}, timeout_s=30)
+    fresh = run_process(
+        [sys.executable, "-c", "print(hash('suspension'))"], cwd=Path("/"), env={"PYTHONHASHSEED": "0"}, timeout_s=30
+    )
     return int(fresh.stdout)
 
 
@@ -122,10 +139,17 @@ EXITS = {
     "atexit.register(print, 'atexit ran')": (0, "atexit ran\n", ""),
     # The program stays __main__ to the end, for its atexit callbacks too; CPython removes its
     # __file__ once the code has run.
-    "atexit.register(lambda: print(sys.modules['__main__'].__dict__ is globals(), '__file__' in globals()))":
-        (0, "True False\n", ""),
+    "atexit.register(lambda: print(sys.modules['__main__'].__dict__ is globals(), '__file__' in globals()))": (
+        0,
+        "True False\n",
+        "",
+    ),
     # A non-daemon thread still running when the program ends is waited for, as by the interpreter.
-    "threading.Thread(target=lambda: (time.sleep(0.3), print('thread finished'))).start()": (0, "thread finished\n", ""),
+    "threading.Thread(target=lambda: (time.sleep(0.3), print('thread finished'))).start()": (
+        0,
+        "thread finished\n",
+        "",
+    ),
 }
 
 
@@ -142,18 +166,24 @@ def test_an_uncaught_exception_prints_the_snippets_traceback_only(how: str, serv
     program = write(tmp_path, "crash.py", "def f():\n    raise ValueError('no answer')\n\nf()\n")
     done = start(how, server, program, tmp_path)
     assert done.exit_code == 1
-    assert done.stderr == (f'Traceback (most recent call last):\n  File "{program}", line 4, in <module>\n    f()\n'
-                           f'  File "{program}", line 2, in f\n    raise ValueError(\'no answer\')\n'
-                           "ValueError: no answer\n")
+    assert done.stderr == (
+        f'Traceback (most recent call last):\n  File "{program}", line 4, in <module>\n    f()\n'
+        f"  File \"{program}\", line 2, in f\n    raise ValueError('no answer')\n"
+        "ValueError: no answer\n"
+    )
 
 
 def test_a_hanging_snippet_is_killed_with_its_children_and_names_its_line(server: ForkServer, tmp_path: Path) -> None:
-    program = write(tmp_path, "hang.py", """
+    program = write(
+        tmp_path,
+        "hang.py",
+        """
         import subprocess, sys, time
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
         print(child.pid, flush=True)
         time.sleep(3600)
-    """)
+    """,
+    )
     done = start("warm", server, program, tmp_path, timeout_s=3)
     assert done.timed_out and done.exit_code == -signal.SIGKILL
     assert f'File "{program}", line 5' in done.stderr  # faulthandler's dump before the kill
@@ -185,8 +215,12 @@ def test_a_worker_that_cannot_start_is_a_clear_error(python: str, tmp_path: Path
 
 @pytest.mark.parametrize("how", ["cold", "warm"])
 def test_a_process_that_escapes_the_group_holding_the_output_is_found_killed_and_reported(
-        how: str, server: ForkServer, tmp_path: Path) -> None:
-    program = write(tmp_path, "escape.py", """
+    how: str, server: ForkServer, tmp_path: Path
+) -> None:
+    program = write(
+        tmp_path,
+        "escape.py",
+        """
         import os, time
         pid = os.fork()
         if pid == 0:
@@ -194,26 +228,34 @@ def test_a_process_that_escapes_the_group_holding_the_output_is_found_killed_and
             time.sleep(3600)  # still holding stdout and stderr
             os._exit(0)
         print(pid, flush=True)
-    """)
+    """,
+    )
     done = start(how, server, program, tmp_path, timeout_s=30)
     escaped = int(done.stdout.split()[0])
     assert done.exit_code == 0 and not done.timed_out
     # Warm, the supervisor adopts and kills it as the snippet ends; cold, the runner finds it
     # through the output pipe it still holds.
-    assert done.anomaly == {
-        "warm": f"a process it started left its process group and was still running after it ended (pid {escaped}; killed)",
-        "cold": f"a process it started left its process group and kept its output open after it ended (pid {escaped}; killed)",
-    }[how]
+    assert (
+        done.anomaly
+        == {
+            "warm": f"a process it started left its process group and was still running after it ended (pid {escaped}; killed)",
+            "cold": f"a process it started left its process group and kept its output open after it ended (pid {escaped}; killed)",
+        }[how]
+    )
     assert gone(escaped)
 
 
 def test_a_snippet_that_kills_its_supervisor_is_reported_with_its_output(server: ForkServer, tmp_path: Path) -> None:
-    program = write(tmp_path, "parricide.py", """
+    program = write(
+        tmp_path,
+        "parricide.py",
+        """
         import os, signal, time
         print("before", flush=True)
         os.kill(os.getppid(), signal.SIGKILL)
         time.sleep(3600)
-    """)
+    """,
+    )
     done = start("warm", server, program, tmp_path, timeout_s=30)
     assert done.stdout == "before\n" and not done.timed_out
     assert "did it kill its parent?" in done.anomaly
@@ -231,7 +273,8 @@ def test_a_flood_is_killed_at_the_cap_not_at_the_timeout(how: str, server: ForkS
 @pytest.mark.parametrize("how", ["cold", "warm"])
 @pytest.mark.parametrize("beside", ["secrets.py", "html.py", "email/__init__.py"])
 def test_a_file_beside_the_program_named_like_a_loaded_module_is_imported_as_python_would(
-        how: str, beside: str, server: ForkServer, tmp_path: Path) -> None:
+    how: str, beside: str, server: ForkServer, tmp_path: Path
+) -> None:
     name = beside.split("/")[0].removesuffix(".py")
     (tmp_path / beside).parent.mkdir(exist_ok=True)
     (tmp_path / beside).write_text("MINE = True\n", encoding="utf-8")
@@ -240,7 +283,9 @@ def test_a_file_beside_the_program_named_like_a_loaded_module_is_imported_as_pyt
     assert (done.exit_code, done.stdout) == (0, "True\n"), done.stderr
 
 
-def test_only_a_program_that_would_shadow_a_loaded_module_leaves_the_warm_worker(server: ForkServer, tmp_path: Path) -> None:
+def test_only_a_program_that_would_shadow_a_loaded_module_leaves_the_warm_worker(
+    server: ForkServer, tmp_path: Path
+) -> None:
     probe = "import sys\nprint('toolnexus' in sys.modules)\n"  # already imported only when warm
     plain = tmp_path / "plain"
     plain.mkdir()
@@ -251,28 +296,39 @@ def test_only_a_program_that_would_shadow_a_loaded_module_leaves_the_warm_worker
     assert start("warm", server, write(shadowing, "probe.py", probe), tmp_path).stdout == "False\n"
 
 
-def test_a_detached_process_that_outlives_the_snippet_is_found_killed_and_reported(server: ForkServer, tmp_path: Path) -> None:
-    program = write(tmp_path, "detach.py", """
+def test_a_detached_process_that_outlives_the_snippet_is_found_killed_and_reported(
+    server: ForkServer, tmp_path: Path
+) -> None:
+    program = write(
+        tmp_path,
+        "detach.py",
+        """
         import subprocess, sys
         daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"], start_new_session=True,
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         print(daemon.pid)
-    """)
+    """,
+    )
     done = start("warm", server, program, tmp_path)
     daemon = int(done.stdout)
     assert done.exit_code == 0
-    assert done.anomaly == (f"a process it started left its process group and was still running after it ended "
-                            f"(pid {daemon}; killed)")
+    assert done.anomaly == (
+        f"a process it started left its process group and was still running after it ended (pid {daemon}; killed)"
+    )
     assert gone(daemon)
 
 
 def test_a_child_left_in_the_group_is_killed_without_a_report(server: ForkServer, tmp_path: Path) -> None:
-    program = write(tmp_path, "leave.py", """
+    program = write(
+        tmp_path,
+        "leave.py",
+        """
         import subprocess, sys
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         print(child.pid)
-    """)
+    """,
+    )
     done = start("warm", server, program, tmp_path)
     assert (done.exit_code, done.anomaly) == (0, None)
     assert gone(int(done.stdout))

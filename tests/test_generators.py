@@ -1,6 +1,7 @@
 """Whatever the generator: MkDocs and Zensical build the rendered tree into sites with the same
 verified blocks on every page, the guard passes both, and a generator fed docs/ as written
 (the render stage skipped) fails the guard at the page and line of the first directive."""
+
 from __future__ import annotations
 
 import os
@@ -13,9 +14,15 @@ import pytest
 
 from conftest import ROOT, BuiltSite, Verification
 from verified_docs import ledger as ledger_mod
-from verified_docs.directive import find_directives
-from verified_docs.guard import (built_page, check_site, directive_problems, parse_page, published_source_problems,
-                                 unrendered_claims)
+from verified_docs.render.directive import find_directives
+from verified_docs.site.guard import (
+    built_page,
+    check_site,
+    directive_problems,
+    parse_page,
+    published_source_problems,
+    unrendered_claims,
+)
 from verified_docs.ledger import fingerprint
 
 DOCS = ROOT / "docs"
@@ -27,8 +34,10 @@ def verified_blocks(site: Path) -> dict[str, tuple[tuple[str, ...], frozenset[st
     out = {}
     for page in sorted(site.rglob("*.html")):
         parsed = parse_page(page.read_text(encoding="utf-8"))
-        out[page.relative_to(site).as_posix()] = (tuple(sorted(fingerprint(b) for b in parsed.blocks)),
-                                                   frozenset(value for value, _ in parsed.markers))
+        out[page.relative_to(site).as_posix()] = (
+            tuple(sorted(fingerprint(b) for b in parsed.blocks)),
+            frozenset(value for value, _ in parsed.markers),
+        )
     return out
 
 
@@ -47,30 +56,39 @@ def test_zensical_builds_the_rendered_tree(zensical_site: BuiltSite) -> None:
 
 
 @pytest.mark.guard
-def test_the_guard_passes_the_zensical_site(zensical_site: BuiltSite, verification: Verification,
-                                             executed_fences: set[tuple[str, int]]) -> None:
+def test_the_guard_passes_the_zensical_site(
+    zensical_site: BuiltSite, verification: Verification, executed_fences: set[tuple[str, int]]
+) -> None:
     assert zensical_site.returncode == 0, zensical_site.output
     problems, checked = _guard(zensical_site.site, verification.ledger_path, executed_fences)
     assert checked >= 300 and problems == [], "\n".join(problems)
 
 
-def test_mkdocs_and_zensical_show_the_same_verified_blocks_on_every_page(built_site: BuiltSite,
-                                                                         zensical_site: BuiltSite) -> None:
+def test_mkdocs_and_zensical_show_the_same_verified_blocks_on_every_page(
+    built_site: BuiltSite, zensical_site: BuiltSite
+) -> None:
     assert built_site.returncode == 0, built_site.output
     assert zensical_site.returncode == 0, zensical_site.output
     mkdocs, zensical = verified_blocks(built_site.site), verified_blocks(zensical_site.site)
-    pages = [built_page(built_site.site, DOCS, md).relative_to(built_site.site).as_posix()
-             for md in sorted(DOCS.rglob("*.md"))]
+    pages = [
+        built_page(built_site.site, DOCS, md).relative_to(built_site.site).as_posix()
+        for md in sorted(DOCS.rglob("*.md"))
+    ]
     assert sum(len(mkdocs[p][0]) for p in pages) >= 300 and sum(len(mkdocs[p][1]) for p in pages) >= 80
-    differ = [f"{p}: MkDocs' {len(mkdocs[p][0])} blocks, Zensical's {len(zensical[p][0])}, "
-              f"{len(set(mkdocs[p][0]) ^ set(zensical[p][0]))} in one only; markers in one only: "
-              f"{sorted(mkdocs[p][1] ^ zensical[p][1])}" for p in pages if mkdocs[p] != zensical.get(p, ((), frozenset()))]
+    differ = [
+        f"{p}: MkDocs' {len(mkdocs[p][0])} blocks, Zensical's {len(zensical[p][0])}, "
+        f"{len(set(mkdocs[p][0]) ^ set(zensical[p][0]))} in one only; markers in one only: "
+        f"{sorted(mkdocs[p][1] ^ zensical[p][1])}"
+        for p in pages
+        if mkdocs[p] != zensical.get(p, ((), frozenset()))
+    ]
     assert differ == [], "\n".join(differ)
 
 
 @pytest.mark.parametrize("generator", ["mkdocs", "zensical"])
 def test_a_generator_fed_docs_as_written_fails_the_guard_at_each_page_and_line(
-        generator: str, built_site: BuiltSite, verification: Verification, tmp_path: Path) -> None:
+    generator: str, built_site: BuiltSite, verification: Verification, tmp_path: Path
+) -> None:
     # The rendered tree with every page put back as written: what a generator builds when the
     # render stage is skipped (a hook that never ran, as under Zensical before this stage).
     assert built_site.returncode == 0, built_site.output
@@ -85,9 +103,14 @@ def test_a_generator_fed_docs_as_written_fails_the_guard_at_each_page_and_line(
     text = config.read_text(encoding="utf-8")
     assert "\nstrict: true\n" in text
     config.write_text(text.replace("\nstrict: true\n", "\nstrict: false\n"), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "verified_docs.generator", generator, str(config), "--no-strict"],
-                          cwd=ROOT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "verified_docs.site.generator", generator, str(config), "--no-strict"],
+        cwd=ROOT,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout + done.stderr  # the generator itself sees nothing wrong
     problems, _ = _guard(out / "site", verification.ledger_path, set())
     expected = []
@@ -95,9 +118,11 @@ def test_a_generator_fed_docs_as_written_fails_the_guard_at_each_page_and_line(
         directives = find_directives(md.read_text(encoding="utf-8"), md)
         if directives:
             built = built_page(out / "site", DOCS, md).relative_to(out / "site").as_posix()
-            expected.append(f"{md.relative_to(ROOT)}:{directives[0].where.line}: verified-{directives[0].kind} did not "
-                            f"come out in {built}: none of the page's {len(directives)} directive(s) did (no "
-                            "data-vd-directive marker at all: was the page built from docs/ as written, without the "
-                            "render stage?)")
+            expected.append(
+                f"{md.relative_to(ROOT)}:{directives[0].where.line}: verified-{directives[0].kind} did not "
+                f"come out in {built}: none of the page's {len(directives)} directive(s) did (no "
+                "data-vd-directive marker at all: was the page built from docs/ as written, without the "
+                "render stage?)"
+            )
     assert len(expected) >= 25
     assert [p for p in problems if "did not come out" in p] == expected

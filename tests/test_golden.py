@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from verified_docs.golden import MAX_DIFF_LINES, compare, write_if_changed
+from verified_docs.verify.golden import MAX_DIFF_LINES, compare, write_if_changed
 
 
 def test_equal_after_normalising_ids(tmp_path: Path) -> None:

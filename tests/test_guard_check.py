@@ -1,9 +1,10 @@
 """guard.check_site on hand-made inputs: what counts as verified, what does not."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
-from verified_docs.guard import check_site, code_blocks, python_fences
+from verified_docs.site.guard import check_site, code_blocks, python_fences
 from verified_docs.ledger import fingerprint
 
 DOC = """# Page
@@ -53,8 +54,10 @@ def test_nested_fence_is_invisible_to_markdown_docs_and_fails_the_guard(tmp_path
     site = site_with(tmp_path, "x = 1", "y = 2", "z = 3", "print('hand written')", "verified()")
     problems, checked = check_site(site, docs, {fingerprint("verified()")}, {(str(page), 3)})
     assert checked == 5
-    unverified = ("not a verified snippet section or output, nor a fence pytest-markdown-docs executed "
-                  "(a hand-written block, a fence nested in a tab or admonition, or an unclosed section?)")
+    unverified = (
+        "not a verified snippet section or output, nor a fence pytest-markdown-docs executed "
+        "(a hand-written block, a fence nested in a tab or admonition, or an unclosed section?)"
+    )
     assert [str(p).splitlines()[0] for p in problems] == [
         f"{docs / 'page.md'}:10: code block #2 of page/index.html: {unverified}",
         f"{page}:13: code block #3 of page/index.html: Python fence was not executed in this run "
@@ -69,7 +72,8 @@ def test_tab_set_with_a_repeated_label_is_reported(tmp_path: Path) -> None:
     site = site_with(tmp_path, "verified()", extra=labels)
     problems, _ = check_site(site, docs_with(tmp_path), {fingerprint("verified()")}, set())
     assert [p.what for p in problems] == [
-        "tab set #1 has several tabs labelled Python; only the first can be seen (two examples merged?)"]
+        "tab set #1 has several tabs labelled Python; only the first can be seen (two examples merged?)"
+    ]
 
 
 def labels_html(*labels: str) -> str:
@@ -77,10 +81,15 @@ def labels_html(*labels: str) -> str:
 
 
 def test_tab_sets_material_would_link_by_mistake_are_problems(tmp_path: Path) -> None:
-    from verified_docs.guard import linked_label_problems
+    from verified_docs.site.guard import linked_label_problems
 
-    site = site_with(tmp_path, extra=labels_html("Python") + labels_html("Python")
-                     + labels_html("Inline host", "Durable host") + labels_html("Inline output", "Durable output"))
+    site = site_with(
+        tmp_path,
+        extra=labels_html("Python")
+        + labels_html("Python")
+        + labels_html("Inline host", "Durable host")
+        + labels_html("Inline output", "Durable output"),
+    )
     assert linked_label_problems(site, frozenset({"Python"})) == []
     (site / "other").mkdir()
     (site / "other" / "index.html").write_text(labels_html("Inline host", "Later") + labels_html("Python", "Notes"))
@@ -102,8 +111,10 @@ DIRECTIVES = """# Page
 """
 # What the templates render: an example's wrapper (around a tab set when several languages ran),
 # a collapsed evidence box, a table.
-TABS = ('<div class="vd-example"><div class="tabbed-set tabbed-alternate"><div class="tabbed-content">'
-        '<div class="tabbed-block">{}</div></div></div></div>')
+TABS = (
+    '<div class="vd-example"><div class="tabbed-set tabbed-alternate"><div class="tabbed-content">'
+    '<div class="tabbed-block">{}</div></div></div></div>'
+)
 BOX = '<details class="success"><summary>Checked on every build: 3 checks held</summary><p>text{}</p></details>'
 TABLE = "<table><thead><tr><th>Scenario{}</th></tr></thead></table>"
 
@@ -123,45 +134,53 @@ def directive_site(tmp_path: Path, body: str, md: str = DIRECTIVES) -> tuple[Pat
 
 
 def test_every_directive_that_came_out_as_its_block_passes(tmp_path: Path) -> None:
-    from verified_docs.guard import directive_problems
+    from verified_docs.site.guard import directive_problems
 
-    body = (TABS.format(marked("example", 3, "small") + "<input type=radio>" + marked("example", 3, "small"))
-            + BOX.format(marked("evidence", 5)) + TABLE.format(marked("matrix", 7)))
+    body = (
+        TABS.format(marked("example", 3, "small") + "<input type=radio>" + marked("example", 3, "small"))
+        + BOX.format(marked("evidence", 5))
+        + TABLE.format(marked("matrix", 7))
+    )
     assert directive_problems(*directive_site(tmp_path, body)) == []
 
 
 def test_a_page_with_fewer_verified_blocks_than_directives_fails_at_the_first_missing(tmp_path: Path) -> None:
-    from verified_docs.guard import directive_problems
+    from verified_docs.site.guard import directive_problems
 
-    site, docs = directive_site(tmp_path, TABS.format(marked("example", 3, "small")) + TABLE.format(marked("matrix", 7)))
+    site, docs = directive_site(
+        tmp_path, TABS.format(marked("example", 3, "small")) + TABLE.format(marked("matrix", 7))
+    )
     assert [str(p) for p in directive_problems(site, docs)] == [
         f"{docs / 'page.md'}:5: verified-evidence did not come out in page/index.html: "
-        "2 of the page's 3 directive(s) did; this is the first that did not"]
+        "2 of the page's 3 directive(s) did; this is the first that did not"
+    ]
 
 
 def test_a_page_built_without_the_hook_has_no_marker_and_fails(tmp_path: Path) -> None:
     # What a generator that runs no hooks (Zensical) leaves: the directives as HTML comments.
-    from verified_docs.guard import directive_problems
+    from verified_docs.site.guard import directive_problems
 
-    site, docs = directive_site(tmp_path, "<!-- verified-example scenario=\"g/s\" program=\"main\" section=\"tool\" -->")
+    site, docs = directive_site(tmp_path, '<!-- verified-example scenario="g/s" program="main" section="tool" -->')
     assert [str(p) for p in directive_problems(site, docs)] == [
         f"{docs / 'page.md'}:3: verified-example did not come out in page/index.html: none of the page's 3 "
-        "directive(s) did (no data-vd-directive marker at all: was the page built from docs/ as written, without the render stage?)"]
+        "directive(s) did (no data-vd-directive marker at all: was the page built from docs/ as written, without the render stage?)"
+    ]
 
 
 def test_a_marker_outside_its_block_or_in_a_code_block_does_not_count(tmp_path: Path) -> None:
-    from verified_docs.guard import directive_problems
+    from verified_docs.site.guard import directive_problems
 
     escaped = "<pre><code>&lt;small data-vd-directive=&quot;evidence-5&quot;&gt;</code></pre>"
     body = "<p>" + marked("example", 3, "small") + "</p>" + escaped + TABLE.format(marked("matrix", 7))
     site, docs = directive_site(tmp_path, body)
     assert [str(p) for p in directive_problems(site, docs)] == [
         f"{docs / 'page.md'}:3: verified-example did not come out in page/index.html: its marker is not inside a "
-        "vd-example element, so the block did not; 1 of the page's 3 directive(s) did"]
+        "vd-example element, so the block did not; 1 of the page's 3 directive(s) did"
+    ]
 
 
 def test_an_unclosed_fence_a_stray_marker_and_an_unbuilt_page_are_problems(tmp_path: Path) -> None:
-    from verified_docs.guard import directive_problems
+    from verified_docs.site.guard import directive_problems
 
     site, docs = directive_site(tmp_path, marked("example", 9), md="# Page\n\n```text\n" + DIRECTIVES)
     (docs / "other.md").write_text('# Other\n\n<!-- verified-evidence scenario="g/s" -->\n')
@@ -173,8 +192,12 @@ def test_an_unclosed_fence_a_stray_marker_and_an_unbuilt_page_are_problems(tmp_p
     ]
     (docs / "page.md").write_text(DIRECTIVES)
     (docs / "other.md").unlink()
-    site_page.write_text(TABS.format(marked("example", 3)) + BOX.format(marked("evidence", 5))
-                         + TABLE.format(marked("matrix", 7) + marked("matrix", 9)))
+    site_page.write_text(
+        TABS.format(marked("example", 3))
+        + BOX.format(marked("evidence", 5))
+        + TABLE.format(marked("matrix", 7) + marked("matrix", 9))
+    )
     assert [str(p) for p in directive_problems(site, docs)] == [
-        f"{site_page}: marker data-vd-directive=\"matrix-9\" matches no directive of "
-        f"{docs / 'page.md'} (a stale page, or lines miscounted?)"]
+        f'{site_page}: marker data-vd-directive="matrix-9" matches no directive of '
+        f"{docs / 'page.md'} (a stale page, or lines miscounted?)"
+    ]

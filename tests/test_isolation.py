@@ -1,5 +1,6 @@
 """Scenarios verified concurrently, in shuffled order, behave exactly as in the main run, and
 a golden file being rewritten is never seen half-written, even when the writer is killed."""
+
 from __future__ import annotations
 
 import os
@@ -12,7 +13,7 @@ import time
 from pathlib import Path
 
 from conftest import ROOT, SNIPPETS, Verification
-from verified_docs.verify import verify_all
+from verified_docs.verify.verdict import verify_all
 
 
 def test_shuffled_parallel_runs_give_the_same_verdicts(verification: Verification) -> None:
@@ -32,7 +33,7 @@ def test_shuffled_parallel_runs_give_the_same_verdicts(verification: Verificatio
 WRITER = """
 import sys
 from pathlib import Path
-from verified_docs.golden import write_atomic
+from verified_docs.verify.golden import write_atomic
 target, size = Path(sys.argv[1]), int(sys.argv[2])
 write_atomic(target, "new\\n" * size)
 print("wrote once", flush=True)  # from here on it is always mid-rewrite
@@ -47,8 +48,9 @@ def test_killed_writer_never_leaves_a_partial_golden_file(tmp_path: Path) -> Non
     allowed = {old, "new\n" * 200_000}
     for attempt in range(6):
         target.write_text(old)
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(target), "200000"], stdout=subprocess.PIPE,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(target), "200000"], stdout=subprocess.PIPE, start_new_session=True
+        )
         # Synchronised on the writer's own report that a rewrite completed; the varied delay
         # after it only moves the kill around within the rewrites that follow without pause.
         assert proc.stdout.readline() == b"wrote once\n", "the writer died before its first rewrite"
@@ -86,13 +88,37 @@ def test_update_outputs_removes_the_temporary_files_an_interrupted_rewrite_left(
     mine.parent.mkdir()
     mine.write_text("a tool's own")
     os.utime(mine, (time.time() - 60, time.time() - 60))
-    done = subprocess.run([sys.executable, "-m", "verified_docs", "verify", "--update-outputs", "--root", str(tmp_path),
-                           "--ledger", str(tmp_path / "ledger.json")], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "verified_docs",
+            "verify",
+            "--update-outputs",
+            "--root",
+            str(tmp_path),
+            "--ledger",
+            str(tmp_path / "ledger.json"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.splitlines()[0] == ("removed snippets/suspension/pitfall-rerun/.main.py.out.0a1b2c3d4e5f.tmp "
-                                           "(left by an interrupted rewrite)")
+    assert done.stdout.splitlines()[0] == (
+        "removed snippets/suspension/pitfall-rerun/.main.py.out.0a1b2c3d4e5f.tmp (left by an interrupted rewrite)"
+    )
     assert not stale.exists() and fresh.exists() and mine.exists()
-    ignored = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q", "--no-index",
-                              "snippets/suspension/pitfall-rerun/.main.py.out.0a1b2c3d4e5f.tmp"])
+    ignored = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(ROOT),
+            "check-ignore",
+            "-q",
+            "--no-index",
+            "snippets/suspension/pitfall-rerun/.main.py.out.0a1b2c3d4e5f.tmp",
+        ]
+    )
     assert ignored.returncode == 0, "git add -A would commit such a leftover"

@@ -6,6 +6,7 @@ folder and the repository root's own entries: never the machine's /tmp, which ot
 change at any moment. To check that nothing ignores ``TMPDIR`` and writes to /tmp or /dev/shm
 all the same, one test runs its child in a mount namespace of its own, where /tmp and /dev/shm
 are empty folders only that child sees."""
+
 from __future__ import annotations
 
 import os
@@ -18,7 +19,7 @@ import time
 from pathlib import Path
 
 from conftest import ROOT, SNIPPETS, gone
-from verified_docs import tmproot
+from verified_docs.run import tmproot
 
 HANG = """\
 import os, subprocess, sys, time
@@ -92,15 +93,34 @@ def start_time(pid: int) -> str | None:
 
 
 def verify_command(root: Path, only: str) -> list[str]:
-    return [sys.executable, "-m", "verified_docs", "verify", "--root", str(root), "--only", only,
-            "--ledger", str(root / "ledger.json"), "--cache", str(root / "cache"), "--jobs", "1"]
+    return [
+        sys.executable,
+        "-m",
+        "verified_docs",
+        "verify",
+        "--root",
+        str(root),
+        "--only",
+        only,
+        "--ledger",
+        str(root / "ledger.json"),
+        "--cache",
+        str(root / "cache"),
+        "--jobs",
+        "1",
+    ]
 
 
 def test_a_run_leaves_its_tmpdir_and_the_repository_root_as_found(tmp_path: Path) -> None:
     shutil.copytree(SNIPPETS / "suspension/approval-gate", tmp_path / "snippets/suspension/approval-gate")
     tmp, root_before = own_tmpdir(), sorted(os.listdir(ROOT))
-    done = subprocess.run(verify_command(tmp_path, "suspension/approval-gate"), cwd=ROOT, capture_output=True,
-                          text=True, env={**os.environ, "TMPDIR": str(tmp)})
+    done = subprocess.run(
+        verify_command(tmp_path, "suspension/approval-gate"),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp)},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert empty_when_settled(tmp) == []
     assert sorted(os.listdir(ROOT)) == root_before
@@ -112,8 +132,14 @@ def test_a_run_killed_with_its_process_group_leaves_nothing_running_and_nothing_
     (folder / "hang.py").write_text(HANG)
     (folder / "scenario.yaml").write_text(HANG_YAML)
     tmp, root_before = own_tmpdir(), sorted(os.listdir(ROOT))
-    proc = subprocess.Popen(verify_command(tmp_path, "broken/hang"), cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env={**os.environ, "TMPDIR": str(tmp)}, start_new_session=True)
+    proc = subprocess.Popen(
+        verify_command(tmp_path, "broken/hang"),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": str(tmp)},
+        start_new_session=True,
+    )
     snippet, child = hang_started(proc, tmp)
     started = descendants(proc.pid)  # the warm worker, supervisors, the watcher, the snippet
     stamps = {pid: start_time(pid) for pid in started}  # a pid reused after the kill is not a survivor
@@ -135,9 +161,14 @@ def test_try_killed_mid_run_leaves_no_program_running(tmp_path: Path) -> None:
     (folder / "hang.py").write_text(HANG)
     (folder / "scenario.yaml").write_text(HANG_YAML)
     tmp = own_tmpdir()
-    proc = subprocess.Popen([sys.executable, "-m", "verified_docs", "try", "broken/hang", "--root", str(tmp_path)],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "TMPDIR": str(tmp)}, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "verified_docs", "try", "broken/hang", "--root", str(tmp_path)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": str(tmp)},
+        start_new_session=True,
+    )
     snippet, child = hang_started(proc, tmp)
     os.killpg(proc.pid, signal.SIGKILL)  # try's own group: the program is not in it
     proc.wait()
@@ -150,7 +181,7 @@ def test_the_run_root_holds_every_temporary_folder_and_is_what_children_get() ->
     root = tmproot.enter()  # the session's, made by conftest; a second call returns it
     assert tmproot.enter() == root and root.name.startswith(tmproot.PREFIX)
     assert tempfile.gettempdir() == str(root) == os.environ["TMPDIR"]
-    from verified_docs.runner.languages import environment
+    from verified_docs.run.languages import environment
 
     env = environment(base_url="", api_key="", trace_path=Path(os.devnull), workdir=Path("/w"), timeout_s=1)
     assert env["TMPDIR"] == str(root)
@@ -172,11 +203,18 @@ def test_a_root_whose_owner_is_gone_is_removed_by_the_next_run(tmp_path: Path) -
     old = time.time() - 3600
     os.utime(roots["unowned"], (old, old))  # an hour old, but made by an older version: kept
     (tmp / "verified-docs-other").mkdir()  # not a run root: never touched
-    done = subprocess.run([sys.executable, "-c", "from verified_docs import tmproot; print(tmproot.enter().name)"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60, env={**os.environ, "TMPDIR": str(tmp)})
+    done = subprocess.run(
+        [sys.executable, "-c", "from verified_docs import tmproot; print(tmproot.enter().name)"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TMPDIR": str(tmp)},
+    )
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in tmp.iterdir()) == sorted([roots["alive"].name, roots["unowned"].name,
-                                                            roots["elsewhere"].name, "verified-docs-other"])
+    assert sorted(p.name for p in tmp.iterdir()) == sorted(
+        [roots["alive"].name, roots["unowned"].name, roots["elsewhere"].name, "verified-docs-other"]
+    )
 
 
 # Run in a fresh mount namespace (util-linux unshare): cover /dev/shm and /tmp with the given
@@ -204,8 +242,12 @@ os.execvpe(command[0], command, env)
 def kept_under_tmp() -> list[str]:
     """The folders under /tmp the child needs (outermost only): this checkout, the tests'
     environment and the interpreter's installation, when any of them lives there."""
-    wanted = {ROOT.resolve(), Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(),
-              Path(sys.executable).resolve().parent}
+    wanted = {
+        ROOT.resolve(),
+        Path(sys.prefix).resolve(),
+        Path(sys.base_prefix).resolve(),
+        Path(sys.executable).resolve().parent,
+    }
     under = sorted(p for p in wanted if Path("/tmp") in p.parents)
     return [str(p) for p in under if not any(q in p.parents for q in under)]
 
@@ -214,8 +256,21 @@ def in_private_tmp(command: list[str], tmp: Path, shm: Path) -> list[str]:
     """``command`` with TMPDIR unset, in a mount namespace where /tmp is ``tmp`` and /dev/shm is
     ``shm`` (a user namespace too when not root)."""
     user = [] if os.geteuid() == 0 else ["--map-root-user"]
-    return ["unshare", "--mount", "--propagation", "private", *user, sys.executable, "-S", "-c", PRIVATE_TMP,
-            str(tmp), str(shm), os.pathsep.join(kept_under_tmp()), *command]
+    return [
+        "unshare",
+        "--mount",
+        "--propagation",
+        "private",
+        *user,
+        sys.executable,
+        "-S",
+        "-c",
+        PRIVATE_TMP,
+        str(tmp),
+        str(shm),
+        os.pathsep.join(kept_under_tmp()),
+        *command,
+    ]
 
 
 def left_in_private_tmp(tmp: Path) -> list[str]:
@@ -227,8 +282,9 @@ def left_in_private_tmp(tmp: Path) -> list[str]:
         points |= {rel, *(q for q in rel.parents if q != Path("."))}
     deadline = time.monotonic() + 10
     while True:
-        left = sorted(p.relative_to(tmp).as_posix() for p in tmp.rglob("*")
-                      if not (p.relative_to(tmp) in points and p.is_dir()))
+        left = sorted(
+            p.relative_to(tmp).as_posix() for p in tmp.rglob("*") if not (p.relative_to(tmp) in points and p.is_dir())
+        )
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.05)
@@ -246,15 +302,26 @@ def test_a_run_and_a_killed_run_leave_the_machines_tmp_and_shm_as_found() -> Non
         shutil.copytree(SNIPPETS / "suspension/approval-gate", project / "snippets/suspension/approval-gate")
         folder = project / "snippets" / "broken" / "hang"
         folder.mkdir(parents=True)
-        (folder / "hang.py").write_text(HANG.replace('os.environ["TMPDIR"]', "tempfile.gettempdir()")
-                                        .replace("import os,", "import tempfile, os,"))
+        (folder / "hang.py").write_text(
+            HANG.replace('os.environ["TMPDIR"]', "tempfile.gettempdir()").replace("import os,", "import tempfile, os,")
+        )
         (folder / "scenario.yaml").write_text(HANG_YAML)
-        done = subprocess.run(in_private_tmp(verify_command(project, "suspension/approval-gate"), tmp, shm), cwd=ROOT,
-                              capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            in_private_tmp(verify_command(project, "suspension/approval-gate"), tmp, shm),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         assert left_in_private_tmp(tmp) == [] and empty_when_settled(shm) == []
-        proc = subprocess.Popen(in_private_tmp(verify_command(project, "broken/hang"), tmp, shm), cwd=ROOT,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            in_private_tmp(verify_command(project, "broken/hang"), tmp, shm),
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         snippet, child = hang_started(proc, tmp)
         os.killpg(proc.pid, signal.SIGKILL)  # unshare, the build and its group, mid-run
         proc.wait()

@@ -1,5 +1,6 @@
 """Every line a page shows ran: coverage.py in the snippet's process, checked where a page shows
 a program (whole, folded around a section)."""
+
 from __future__ import annotations
 
 import shutil
@@ -9,20 +10,20 @@ import pytest
 
 from conftest import SNIPPETS
 from verified_docs import ledger as ledger_mod
-from verified_docs.directive import find_directives
+from verified_docs.render.directive import find_directives
 from verified_docs.errors import SourceError
 from verified_docs.render.resolve import resolve
 from verified_docs.render.tabs import render_example
-from verified_docs.scenario import load_scenario
-from verified_docs.verify import verify_scenario
+from verified_docs.scenario.load import load_scenario
+from verified_docs.verify.verdict import verify_scenario
 
 SCENARIO = "suspension/answer-later"
-UPSTREAM_RESUME = '''    if "--upstream" in sys.argv:
+UPSTREAM_RESUME = """    if "--upstream" in sys.argv:
         # The upstream tutorial's phase 2: a new user turn on the stored chat.
         client = create_client(base_url=os.environ["OPENAI_BASE_URL"], api_key="x", wait_for=one_shot(answer))
         result = await client.run("The human has answered.", toolkit, history=messages)
     else:
-'''
+"""
 
 
 def project(tmp_path: Path) -> tuple[Path, Path]:
@@ -39,8 +40,9 @@ def show(root: Path, folder: Path, section: str, program: str = "resume", run: s
     ledger = ledger_mod.build(verdicts, root)
     page = root / "docs" / "page.md"
     page.parent.mkdir(exist_ok=True)
-    page.write_text(f'# P\n\n<!-- verified-example scenario="{SCENARIO}" program="{program}" section="{section}" '
-                    f'run="{run}" -->\n')
+    page.write_text(
+        f'# P\n\n<!-- verified-example scenario="{SCENARIO}" program="{program}" section="{section}" run="{run}" -->\n'
+    )
     (directive,) = find_directives(page.read_text(), page)
     return resolve(directive, {scenario.name: scenario}, ledger, root)
 
@@ -54,15 +56,26 @@ def test_a_shown_branch_that_never_ran_fails_at_the_page_naming_file_line_and_se
     end = source.index("    # --8<-- [end:rewind]")
     real = "".join("    " + line + "\n" for line in source[start:end].splitlines())
     program.write_text(source[:start] + UPSTREAM_RESUME + real + source[end:])
-    dead = [n for n, line in enumerate(program.read_text().splitlines(), start=1)
-            if line.startswith(("        # The upstream", "        client = create_client(base_url",
-                                "        result = await client.run(\"The human"))]
+    dead = [
+        n
+        for n, line in enumerate(program.read_text().splitlines(), start=1)
+        if line.startswith(
+            (
+                "        # The upstream",
+                "        client = create_client(base_url",
+                '        result = await client.run("The human',
+            )
+        )
+    ]
     with pytest.raises(SourceError) as e:
         show(root, folder, "rewind")
     (problem,) = e.value.problems
     rel = f"snippets/{SCENARIO}/resume.py"
     assert str(problem.where) == f"{root / 'docs/page.md'}:3"
-    assert problem.what == f"{rel}, shown whole around section 'rewind', shows 2 line(s) that never ran in the verified run"
+    assert (
+        problem.what
+        == f"{rel}, shown whole around section 'rewind', shows 2 line(s) that never ran in the verified run"
+    )
     lines = program.read_text().splitlines()
     assert problem.details[:2] == tuple(f"{rel}:{n}: {lines[n - 1].strip()}" for n in dead[1:])
 
@@ -87,8 +100,11 @@ def test_without_its_marker_the_same_line_fails(tmp_path: Path) -> None:
     root, folder = project(tmp_path)
     program = folder / "resume.py"
     program.write_text(program.read_text().replace("  # not run: the resumed call does not suspend again", "", 1))
-    with pytest.raises(SourceError, match=r"page\.md:3: snippets/suspension/answer-later/resume\.py, shown whole "
-                                          r"around section 'one-shot', shows 1 line\(s\) that never ran"):
+    with pytest.raises(
+        SourceError,
+        match=r"page\.md:3: snippets/suspension/answer-later/resume\.py, shown whole "
+        r"around section 'one-shot', shows 1 line\(s\) that never ran",
+    ):
         show(root, folder, "one-shot")
 
 
@@ -100,9 +116,10 @@ def test_a_line_outside_the_section_that_never_ran_fails_too(tmp_path: Path) -> 
     with pytest.raises(SourceError) as e:
         show(root, folder, "one-shot")
     (problem,) = e.value.problems
-    assert problem.what.endswith("shown whole around section 'one-shot', shows 1 line(s) that never ran in the verified run")
-    line = next(n for n, text in enumerate(program.read_text().splitlines(), start=1)
-                if text.strip() == "sys.exit(")
+    assert problem.what.endswith(
+        "shown whole around section 'one-shot', shows 1 line(s) that never ran in the verified run"
+    )
+    line = next(n for n, text in enumerate(program.read_text().splitlines(), start=1) if text.strip() == "sys.exit(")
     assert problem.details[0] == f"snippets/{SCENARIO}/resume.py:{line}: sys.exit("
 
 

@@ -1,4 +1,5 @@
 """The MkDocs hook refuses unknown, malformed and unverified examples, naming page and line."""
+
 from __future__ import annotations
 
 import shutil
@@ -8,8 +9,8 @@ import pytest
 
 from conftest import ROOT, SNIPPETS, build_site
 from verified_docs import ledger as ledger_mod
-from verified_docs.scenario import load_scenario
-from verified_docs.verify import verify_scenario
+from verified_docs.scenario.load import load_scenario
+from verified_docs.verify.verdict import verify_scenario
 
 PAGE = """# Page
 
@@ -24,16 +25,17 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(SNIPPETS / "suspension/approval-gate", root / "snippets/suspension/approval-gate")
     (root / "docs").mkdir()
     config = (ROOT / "mkdocs.yml").read_text()
-    config = config[: config.index("nav:")] + "nav:\n  - page.md\n" + config[config.index("theme:"):]
-    config = config.replace("verified_docs/mkdocs_hook.py", str(ROOT / "verified_docs/mkdocs_hook.py"))
+    config = config[: config.index("nav:")] + "nav:\n  - page.md\n" + config[config.index("theme:") :]
+    config = config.replace("verified_docs/site/mkdocs_hook.py", str(ROOT / "verified_docs/site/mkdocs_hook.py"))
     (root / "mkdocs.yml").write_text(config)
     scenario = load_scenario(root / "snippets/suspension/approval-gate", root / "snippets")
     ledger_mod.save(ledger_mod.build(verify_scenario(scenario), root), root / "ledger.json")
     return root
 
 
-def build(project: Path, scenario: str = "suspension/approval-gate", section: str = "tool",
-          ledger: str = "ledger.json"):
+def build(
+    project: Path, scenario: str = "suspension/approval-gate", section: str = "tool", ledger: str = "ledger.json"
+):
     (project / "docs/page.md").write_text(PAGE.format(scenario=scenario, section=section))
     return build_site(project / ledger, project / "site", config=project / "mkdocs.yml")
 
@@ -79,8 +81,10 @@ def test_program_changed_after_verification_is_refused(project: Path) -> None:
     finally:
         program.write_text(original)
     assert built.returncode != 0
-    assert (f"{project / 'docs/page.md'}:3: example is stale: snippets/suspension/approval-gate/approval_gate.py "
-            "changed after it was verified; section 'tool' differs from the verified one") in built.output
+    assert (
+        f"{project / 'docs/page.md'}:3: example is stale: snippets/suspension/approval-gate/approval_gate.py "
+        "changed after it was verified; section 'tool' differs from the verified one"
+    ) in built.output
 
 
 def test_unclosed_section_in_the_program_fails_the_build(project: Path) -> None:
@@ -107,20 +111,24 @@ def test_evidence_directive_renders_from_the_scenario(project: Path) -> None:
 
 def test_an_unclosed_fence_that_swallows_the_example_fails_the_build_at_its_line(project: Path) -> None:
     page = PAGE.format(scenario="suspension/approval-gate", section="tool")
-    (project / "docs/page.md").write_text("# Page\n\n```text\nnever closed\n" + page[len("# Page\n"):])
+    (project / "docs/page.md").write_text("# Page\n\n```text\nnever closed\n" + page[len("# Page\n") :])
     built = build_site(project / "ledger.json", project / "site", config=project / "mkdocs.yml")
     assert built.returncode != 0
-    assert (f"{project / 'docs/page.md'}:3: code fence '```text' is never closed: it swallows everything after it\n"
-            "    close it with a line holding ```; it hides the verified directive(s) at line(s) 6") in built.output
+    assert (
+        f"{project / 'docs/page.md'}:3: code fence '```text' is never closed: it swallows everything after it\n"
+        "    close it with a line holding ```; it hides the verified directive(s) at line(s) 6"
+    ) in built.output
 
 
 def test_every_directive_comes_out_with_its_marker_at_its_file_line(project: Path) -> None:
     # Front matter is taken off before the hook sees the page: lines still count from the file's top.
-    from verified_docs.guard import directive_problems
+    from verified_docs.site.guard import directive_problems
 
     (project / "docs/page.md").write_text(
-        "---\ntitle: A page\n---\n\n" + PAGE.format(scenario="suspension/approval-gate", section="tool")
-        + '\n<!-- verified-evidence scenario="suspension/approval-gate" -->\n')
+        "---\ntitle: A page\n---\n\n"
+        + PAGE.format(scenario="suspension/approval-gate", section="tool")
+        + '\n<!-- verified-evidence scenario="suspension/approval-gate" -->\n'
+    )
     built = build_site(project / "ledger.json", project / "site", config=project / "mkdocs.yml")
     assert built.returncode == 0, built.output
     html = (project / "site/page/index.html").read_text()
@@ -130,11 +138,11 @@ def test_every_directive_comes_out_with_its_marker_at_its_file_line(project: Pat
 
 def test_a_site_built_without_the_hook_fails_the_guard_at_the_first_directive(project: Path, tmp_path: Path) -> None:
     # As a generator that runs no MkDocs hooks (Zensical) would build it: directives stay comments.
-    from verified_docs.guard import directive_problems
+    from verified_docs.site.guard import directive_problems
 
     build(project)
     with_hook = (project / "mkdocs.yml").read_text()
-    without = with_hook.replace(f"hooks:\n  - {ROOT / 'verified_docs/mkdocs_hook.py'}\n", "")
+    without = with_hook.replace(f"hooks:\n  - {ROOT / 'verified_docs/site/mkdocs_hook.py'}\n", "")
     assert without != with_hook
     config = project / "mkdocs-no-hook.yml"
     config.write_text(without)
@@ -142,4 +150,5 @@ def test_a_site_built_without_the_hook_fails_the_guard_at_the_first_directive(pr
     assert built.returncode == 0, built.output
     assert [str(p) for p in directive_problems(tmp_path / "site", project / "docs")] == [
         f"{project / 'docs/page.md'}:3: verified-example did not come out in page/index.html: none of the page's 1 "
-        "directive(s) did (no data-vd-directive marker at all: was the page built from docs/ as written, without the render stage?)"]
+        "directive(s) did (no data-vd-directive marker at all: was the page built from docs/ as written, without the render stage?)"
+    ]

@@ -4,17 +4,19 @@ import urllib.request
 from pathlib import Path
 
 from verified_docs.errors import Location
-from verified_docs.mock_model import MockModel
-from verified_docs.scenario import Step, ToolCallStep
+from verified_docs.run.mock_model import MockModel
+from verified_docs.scenario.load import Step, ToolCallStep
 
 WHERE = Location(Path("scenario.yaml"), 5)
 TOOLS = [{"type": "function", "function": {"name": "deploy", "parameters": {"type": "object"}}}]
 
 
 def post(mock: MockModel, body: dict, key: str | None = None) -> tuple[int, dict]:
-    req = urllib.request.Request(mock.base_url + "/chat/completions", data=json.dumps(body).encode(),
-                                 headers={"Authorization": f"Bearer {key or mock.api_key}",
-                                          "Content-Type": "application/json"})
+    req = urllib.request.Request(
+        mock.base_url + "/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {key or mock.api_key}", "Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(req, timeout=5) as r:
             return r.status, json.loads(r.read())
@@ -23,8 +25,10 @@ def post(mock: MockModel, body: dict, key: str | None = None) -> tuple[int, dict
 
 
 def steps() -> tuple[Step, ...]:
-    return (Step(Location(Path("scenario.yaml"), 7), calls=(ToolCallStep("deploy", {"environment": "qa"}),)),
-            Step(Location(Path("scenario.yaml"), 8), quote_last_tool_result=True, when_last_message="tool"))
+    return (
+        Step(Location(Path("scenario.yaml"), 7), calls=(ToolCallStep("deploy", {"environment": "qa"}),)),
+        Step(Location(Path("scenario.yaml"), 8), quote_last_tool_result=True, when_last_message="tool"),
+    )
 
 
 def test_script_is_followed_and_requests_recorded() -> None:
@@ -34,8 +38,11 @@ def test_script_is_followed_and_requests_recorded() -> None:
         assert status == 200
         call = first["choices"][0]["message"]["tool_calls"][0]
         assert call["function"] == {"name": "deploy", "arguments": '{"environment": "qa"}'}
-        history = [{"role": "user", "content": "go"}, first["choices"][0]["message"],
-                   {"role": "tool", "tool_call_id": call["id"], "content": "deployed to qa"}]
+        history = [
+            {"role": "user", "content": "go"},
+            first["choices"][0]["message"],
+            {"role": "tool", "tool_call_id": call["id"], "content": "deployed to qa"},
+        ]
         status, second = post(mock, {"model": "m", "messages": history, "tools": TOOLS})
         assert status == 200
         assert second["choices"][0]["message"]["content"] == "The tool result I was shown: deployed to qa"
@@ -45,10 +52,15 @@ def test_script_is_followed_and_requests_recorded() -> None:
 
 def test_assistant_call_without_tool_message_is_rejected_like_a_provider() -> None:
     with MockModel(steps(), WHERE) as mock:
-        history = [{"role": "user", "content": "go"},
-                   {"role": "assistant", "content": None, "tool_calls": [
-                       {"id": "call_9", "type": "function", "function": {"name": "deploy", "arguments": "{}"}}]},
-                   {"role": "user", "content": "and?"}]
+        history = [
+            {"role": "user", "content": "go"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "call_9", "type": "function", "function": {"name": "deploy", "arguments": "{}"}}],
+            },
+            {"role": "user", "content": "and?"},
+        ]
         status, body = post(mock, {"model": "m", "messages": history, "tools": TOOLS})
     assert status == 400
     assert body["error"]["type"] == "invalid_request_error"
@@ -80,32 +92,51 @@ def test_unused_steps_and_bad_key() -> None:
         status, body = post(mock, {"model": "m", "messages": [{"role": "user", "content": "x"}]}, key="wrong")
         (problem,) = mock.problems()
     assert status == 401 and body["error"]["type"] == "invalid_api_key"
-    assert str(problem) == ("scenario.yaml:7: 2 scripted step(s) were never requested, starting with: "
-                            'call deploy({"environment": "qa"})')
+    assert str(problem) == (
+        'scenario.yaml:7: 2 scripted step(s) were never requested, starting with: call deploy({"environment": "qa"})'
+    )
 
 
 def test_streaming_request_gets_openai_chunks() -> None:
     with MockModel(steps(), WHERE) as mock:
-        req = urllib.request.Request(mock.base_url + "/chat/completions", data=json.dumps({
-            "model": "m", "stream": True, "stream_options": {"include_usage": True},
-            "messages": [{"role": "user", "content": "go"}], "tools": TOOLS}).encode(),
-            headers={"Authorization": f"Bearer {mock.api_key}", "Content-Type": "application/json"})
+        req = urllib.request.Request(
+            mock.base_url + "/chat/completions",
+            data=json.dumps(
+                {
+                    "model": "m",
+                    "stream": True,
+                    "stream_options": {"include_usage": True},
+                    "messages": [{"role": "user", "content": "go"}],
+                    "tools": TOOLS,
+                }
+            ).encode(),
+            headers={"Authorization": f"Bearer {mock.api_key}", "Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(req, timeout=5) as r:
             assert r.headers["Content-Type"] == "text/event-stream"
             lines = [line for line in r.read().decode().split("\n\n") if line]
     assert lines[-1] == "data: [DONE]"
-    chunks = [json.loads(line[len("data: "):]) for line in lines[:-1]]
-    calls = [c["choices"][0]["delta"]["tool_calls"][0] for c in chunks if c["choices"] and "tool_calls" in c["choices"][0]["delta"]]
+    chunks = [json.loads(line[len("data: ") :]) for line in lines[:-1]]
+    calls = [
+        c["choices"][0]["delta"]["tool_calls"][0]
+        for c in chunks
+        if c["choices"] and "tool_calls" in c["choices"][0]["delta"]
+    ]
     assert calls[0]["function"]["name"] == "deploy" and calls[1]["function"]["arguments"] == '{"environment": "qa"}'
     assert chunks[-2]["choices"][0]["finish_reason"] == "tool_calls"
     assert chunks[-1]["choices"] == [] and chunks[-1]["usage"]["total_tokens"] > 0
 
 
-
 def post_messages(mock: MockModel, body: dict, key: str | None = None) -> tuple[int, dict]:
-    req = urllib.request.Request(mock.base_url + "/messages", data=json.dumps(body).encode(),
-                                 headers={"x-api-key": key or mock.api_key, "anthropic-version": "2023-06-01",
-                                          "Content-Type": "application/json"})
+    req = urllib.request.Request(
+        mock.base_url + "/messages",
+        data=json.dumps(body).encode(),
+        headers={
+            "x-api-key": key or mock.api_key,
+            "anthropic-version": "2023-06-01",
+            "Content-Type": "application/json",
+        },
+    )
     try:
         with urllib.request.urlopen(req, timeout=5) as r:
             return r.status, json.loads(r.read())
@@ -117,41 +148,79 @@ ANTHROPIC_TOOLS = [{"name": "deploy", "description": "", "input_schema": {"type"
 
 
 def test_anthropic_messages_are_served_and_recorded_in_the_chat_shape() -> None:
-    talking = (Step(Location(Path("scenario.yaml"), 7), calls=(ToolCallStep("deploy", {"environment": "qa"}),),
-                    say="Deploying."),
-               Step(Location(Path("scenario.yaml"), 8), quote_last_tool_result=True, when_last_message="tool"))
+    talking = (
+        Step(
+            Location(Path("scenario.yaml"), 7), calls=(ToolCallStep("deploy", {"environment": "qa"}),), say="Deploying."
+        ),
+        Step(Location(Path("scenario.yaml"), 8), quote_last_tool_result=True, when_last_message="tool"),
+    )
     with MockModel(talking, WHERE) as mock:
-        status, first = post_messages(mock, {"model": "m", "max_tokens": 10, "system": "be brief",
-                                             "messages": [{"role": "user", "content": "go"}], "tools": ANTHROPIC_TOOLS})
+        status, first = post_messages(
+            mock,
+            {
+                "model": "m",
+                "max_tokens": 10,
+                "system": "be brief",
+                "messages": [{"role": "user", "content": "go"}],
+                "tools": ANTHROPIC_TOOLS,
+            },
+        )
         assert status == 200 and first["type"] == "message" and first["stop_reason"] == "tool_use"
         text, use = first["content"]
         assert text == {"type": "text", "text": "Deploying."}
         assert (use["type"], use["name"], use["input"]) == ("tool_use", "deploy", {"environment": "qa"})
-        history = [{"role": "user", "content": "go"}, {"role": "assistant", "content": first["content"]},
-                   {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use["id"],
-                                                 "content": "deployed to qa", "is_error": False}]}]
-        status, second = post_messages(mock, {"model": "m", "max_tokens": 10, "messages": history,
-                                              "tools": ANTHROPIC_TOOLS})
+        history = [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": first["content"]},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": use["id"], "content": "deployed to qa", "is_error": False}
+                ],
+            },
+        ]
+        status, second = post_messages(
+            mock, {"model": "m", "max_tokens": 10, "messages": history, "tools": ANTHROPIC_TOOLS}
+        )
         assert status == 200 and second["stop_reason"] == "end_turn"
         assert second["content"] == [{"type": "text", "text": "The tool result I was shown: deployed to qa"}]
         recorded = mock.chat_requests()[1].body["messages"]
         assert mock.problems() == []
     assert recorded == [
         {"role": "user", "content": "go"},
-        {"role": "assistant", "content": "Deploying.", "tool_calls": [
-            {"id": use["id"], "type": "function", "function": {"name": "deploy", "arguments": '{"environment": "qa"}'}}]},
-        {"role": "tool", "tool_call_id": use["id"], "content": "deployed to qa"}]
+        {
+            "role": "assistant",
+            "content": "Deploying.",
+            "tool_calls": [
+                {
+                    "id": use["id"],
+                    "type": "function",
+                    "function": {"name": "deploy", "arguments": '{"environment": "qa"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": use["id"], "content": "deployed to qa"},
+    ]
 
 
 def test_anthropic_request_with_an_unanswered_tool_use_is_refused_in_anthropic_shape() -> None:
     with MockModel(steps(), WHERE) as mock:
-        history = [{"role": "user", "content": "go"},
-                   {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_9", "name": "deploy", "input": {}}]},
-                   {"role": "user", "content": "and?"}]
-        status, body = post_messages(mock, {"model": "m", "max_tokens": 10, "messages": history, "tools": ANTHROPIC_TOOLS})
+        history = [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_9", "name": "deploy", "input": {}}]},
+            {"role": "user", "content": "and?"},
+        ]
+        status, body = post_messages(
+            mock, {"model": "m", "max_tokens": 10, "messages": history, "tools": ANTHROPIC_TOOLS}
+        )
         bad_key, _ = post_messages(mock, {"model": "m", "messages": [{"role": "user", "content": "x"}]}, key="wrong")
-        streamed, refused = post_messages(mock, {"model": "m", "stream": True, "messages": [{"role": "user", "content": "x"}]})
+        streamed, refused = post_messages(
+            mock, {"model": "m", "stream": True, "messages": [{"role": "user", "content": "x"}]}
+        )
     assert status == 400 and body["type"] == "error" and body["error"]["type"] == "invalid_request_error"
     assert "did not have response messages: toolu_9" in body["error"]["message"]
     assert bad_key == 401
-    assert streamed == 400 and refused["error"]["message"] == "this mock model does not stream the Anthropic Messages format"
+    assert (
+        streamed == 400
+        and refused["error"]["message"] == "this mock model does not stream the Anthropic Messages format"
+    )

@@ -1,9 +1,10 @@
 """The mutation operators find what a careless author would change, and verification kills it."""
+
 from __future__ import annotations
 
 from conftest import SNIPPETS
-from verified_docs.mutate import _candidates, _run_mutant
-from verified_docs.scenario import load_scenario
+from verified_docs.tools.mutate import _candidates, _run_mutant
+from verified_docs.scenario.load import load_scenario
 
 
 def test_operators_match_the_approval_gate_and_skip_comments() -> None:
@@ -14,8 +15,10 @@ def test_operators_match_the_approval_gate_and_skip_comments() -> None:
     def line_of(code: str) -> int:
         return next(n for n, text in enumerate(source, start=1) if text.strip() == code)
 
-    assert ("answer declined instead of accepted",
-            line_of('return Answer(id=request.id, ok=True, data={"approver": "dana"})')) in found
+    assert (
+        "answer declined instead of accepted",
+        line_of('return Answer(id=request.id, ok=True, data={"approver": "dana"})'),
+    ) in found
     assert ("tool ignores ctx.answer", line_of('approver = ctx.answer.data["approver"]')) in found
     for op, path, line, before, _ in _candidates(scenario):
         assert not before.lstrip().startswith("#"), f"{op.name} matched a comment at {path}:{line}"
@@ -32,7 +35,7 @@ def test_a_declined_answer_mutant_is_killed() -> None:
 def test_score_leaves_out_named_equivalents_and_refuses_a_stale_entry() -> None:
     from dataclasses import replace
 
-    from verified_docs.mutate import Mutant, score
+    from verified_docs.tools.mutate import Mutant, score
 
     scenario = load_scenario(SNIPPETS / "suspension/agents-resume", SNIPPETS)
     names = {(e["operator"], e["file"]) for e in scenario.equivalent_mutants}
@@ -42,9 +45,11 @@ def test_score_leaves_out_named_equivalents_and_refuses_a_stale_entry() -> None:
     result = score(scenario, [survivor, *killed])
     assert (result.killed, result.counted, result.excused) == (9, 9, (survivor,))
     # An entry whose mutant no longer survives is an error, not a silent excuse.
-    assert result.problems == (f"{scenario.yaml_path}:1: equivalent_mutants lists 'answer declined instead of accepted' "
-                               "in new_process.py, but no such mutant survived (it was killed, or the edit no longer "
-                               "applies): remove the entry",)
+    assert result.problems == (
+        f"{scenario.yaml_path}:1: equivalent_mutants lists 'answer declined instead of accepted' "
+        "in new_process.py, but no such mutant survived (it was killed, or the edit no longer "
+        "applies): remove the entry",
+    )
     # A survivor that is not named counts against the scenario, and is named in the failure.
     other = replace(survivor, operator="tool ignores ctx.answer", file="rerun.py")
     failing = score(scenario, [other, *killed[:3]])

@@ -1,8 +1,9 @@
 """Every scenario's checks kill at least 90% of the careless edits an author could make.
 
-Mutants are verified the normal way (verified_docs.mutate); results are kept by content in
+Mutants are verified the normal way (verified_docs.tools.mutate); results are kept by content in
 build/cache/mutation, so an unchanged scenario is scored from its stored mutants.
 """
+
 from __future__ import annotations
 
 import os
@@ -10,8 +11,8 @@ import os
 import pytest
 
 from conftest import ROOT, scenario_names
-from verified_docs.mutate import MUTATION_CACHE, THRESHOLD, check_scenario
-from verified_docs.scenario import discover_project
+from verified_docs.tools.mutate import MUTATION_CACHE, THRESHOLD, check_scenario
+from verified_docs.scenario.load import discover_project
 
 SCENARIOS = {s.name: s for s in discover_project(ROOT)}
 

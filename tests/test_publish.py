@@ -1,5 +1,6 @@
 """Nothing lost: an interrupted update-outputs leaves every golden file old or new, and a failed
 build never replaces site/."""
+
 from __future__ import annotations
 
 import os
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SNIPPETS
-from verified_docs.publish import _exchange, swap_in
+from verified_docs.site.publish import _exchange, swap_in
 
 
 def group_gone(pgid: int) -> bool:
@@ -38,10 +39,26 @@ def test_update_outputs_killed_mid_run_leaves_each_golden_old_or_new(tmp_path: P
     for after in range(1, len(goldens)):
         for g in goldens:
             g.write_text(old[g])
-        proc = subprocess.Popen([sys.executable, "-m", "verified_docs", "verify", "--update-outputs", "--root",
-                                 str(tmp_path), "--ledger", str(tmp_path / "ledger.json"), "--jobs", "1"],
-                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "verified_docs",
+                "verify",
+                "--update-outputs",
+                "--root",
+                str(tmp_path),
+                "--ledger",
+                str(tmp_path / "ledger.json"),
+                "--jobs",
+                "1",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            start_new_session=True,
+        )
         reported = []
         for line in proc.stdout:
             if line.startswith("updated "):
@@ -54,7 +71,9 @@ def test_update_outputs_killed_mid_run_leaves_each_golden_old_or_new(tmp_path: P
         assert len(reported) == after, f"the run ended after {len(reported)} rewrite(s), before rewrite {after}"
         assert group_gone(proc.pid), f"after the kill at rewrite {after}: a process of its group survived"
         states = {g: g.read_text() for g in goldens}
-        assert all(states[g] in (old[g], new[g]) for g in goldens), f"after rewrite {after}: a golden file was cut short"
+        assert all(states[g] in (old[g], new[g]) for g in goldens), (
+            f"after rewrite {after}: a golden file was cut short"
+        )
         rewritten = [g for g in goldens if states[g] == new[g]]
         assert len(rewritten) >= after, f"{after} rewrites reported, {len(rewritten)} on disk"
         assert len(rewritten) < len(goldens), f"the kill at rewrite {after} landed too late: every golden was rewritten"
@@ -84,8 +103,11 @@ def test_a_publish_killed_midway_leaves_the_old_tree_under_build_and_the_next_re
     (site / "index.html").write_text("old site")
     (build / "site.partial").mkdir(parents=True)
     (build / "site.partial" / "index.html").write_text("new site")
-    proc = subprocess.Popen([sys.executable, "-m", "verified_docs.publish", str(build / "site.partial"), str(site)],
-                            cwd=ROOT, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "verified_docs.site.publish", str(build / "site.partial"), str(site)],
+        cwd=ROOT,
+        start_new_session=True,
+    )
     # The event: the new tree is in place, so the old one is being removed (under build/). All
     # the while, site/ is there: the publish exchanges the two trees in one step.
     while proc.poll() is None and not (site / "index.html").read_text() == "new site":

@@ -1,10 +1,11 @@
 """Renderers: tabs carry include lines (never code through jinja); evidence reads as sentences."""
+
 from __future__ import annotations
 
 from conftest import SNIPPETS
 from verified_docs.render.evidence import sentences
 from verified_docs.render.templating import code
-from verified_docs.scenario import load_scenario
+from verified_docs.scenario.load import load_scenario
 
 
 def test_inline_code_survives_backticks() -> None:
@@ -19,8 +20,10 @@ def test_evidence_sentences_follow_the_scenario() -> None:
     park, resume = sentences(runs["park"].expect), sentences(runs["resume"].expect)
     assert "`wait_for` was never called." in park
     assert "Run status: `pending`." in park
-    assert ("`ctx.answer` at each tool execution, in order: `ask_human` got none; `ask_human` got "
-            '`Answer(id="ask-fa3ca410e7", ok=True, data={"value": "staging"})`.') in resume
+    assert (
+        "`ctx.answer` at each tool execution, in order: `ask_human` got none; `ask_human` got "
+        '`Answer(id="ask-fa3ca410e7", ok=True, data={"value": "staging"})`.'
+    ) in resume
     assert "The tool results the model was shown: `the human replied: staging`." in resume
     assert "The model received 2 requests." in resume
 

@@ -2,6 +2,7 @@
 same commit on two different days gives byte-identical trees, the sitemaps included. The clock
 is faked for the whole build process (``tests/samples/fake_clock``), not through
 ``SOURCE_DATE_EPOCH``, which the build must set by itself."""
+
 from __future__ import annotations
 
 import gzip
@@ -12,23 +13,38 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT, SAMPLES
-from verified_docs.reproducible import set_source_date_epoch
+from verified_docs.site.reproducible import set_source_date_epoch
 
 FAKE_CLOCK = SAMPLES / "fake_clock"
 COMMITTED = 1767323045  # 2026-01-02T03:04:05Z
+
+
 def whole_project(root: Path) -> Path:
     """A copy of this checkout's project (every file git lists: tracked, and untracked but not
     ignored, so the tree under test is the working tree) committed once at ``COMMITTED``."""
-    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            capture_output=True, check=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, listed):
         source = ROOT / name
         if source.is_file():  # a tracked file deleted in the working tree is not copied
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, root / name)
-    git = {**os.environ, "GIT_AUTHOR_DATE": f"@{COMMITTED} +0000", "GIT_COMMITTER_DATE": f"@{COMMITTED} +0000",
-           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    git = {
+        **os.environ,
+        "GIT_AUTHOR_DATE": f"@{COMMITTED} +0000",
+        "GIT_COMMITTER_DATE": f"@{COMMITTED} +0000",
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    }
     for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "one commit"]):
         subprocess.run(["git", "-C", str(root), *cmd], check=True, env=git, capture_output=True)
     return root
@@ -49,12 +65,27 @@ def test_the_same_commit_built_on_two_dates_gives_byte_identical_sites(tmp_path:
     root = whole_project(tmp_path / "project")
     sites = []
     for day in (1790000000, 1800000000):  # 2026-09-21 and 2027-01-15, both after the commit
-        clock = subprocess.run([sys.executable, "-c", "import datetime, time; print(datetime.date.today(), "
-                                "time.strftime('%Y-%m-%d'), time.strftime('%Y-%m-%d', time.gmtime()))"],
-                               env=fake_clock_env(day), capture_output=True, text=True, check=True).stdout.split()
+        clock = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import datetime, time; print(datetime.date.today(), "
+                "time.strftime('%Y-%m-%d'), time.strftime('%Y-%m-%d', time.gmtime()))",
+            ],
+            env=fake_clock_env(day),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
         assert clock == [{1790000000: "2026-09-21", 1800000000: "2027-01-15"}[day]] * 3  # the fake clock works
-        done = subprocess.run([sys.executable, "-m", "verified_docs", "build", "--root", str(root), "--force"],
-                              cwd=root, env=fake_clock_env(day), capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-m", "verified_docs", "build", "--root", str(root), "--force"],
+            cwd=root,
+            env=fake_clock_env(day),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         assert f"[build] SOURCE_DATE_EPOCH={COMMITTED} (the last commit's time)" in done.stdout
         assert "without a network namespace" not in done.stderr  # the whole build ran in one

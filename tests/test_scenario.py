@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from verified_docs.errors import SourceError
-from verified_docs.scenario import discover, load_scenario
+from verified_docs.scenario.load import discover, load_scenario
 
 VALID = """title: T
 runs:
@@ -48,16 +48,24 @@ def test_wrong_type_and_unknown_key_name_file_line_and_path(tmp_path: Path) -> N
     with pytest.raises(SourceError) as e:
         load_scenario(folder, tmp_path)
     msg = str(e.value)
-    assert f"{folder / 'scenario.yaml'}:9: runs/0/expect: Additional properties are not allowed ('colour' was unexpected)" in msg
+    assert (
+        f"{folder / 'scenario.yaml'}:9: runs/0/expect: Additional properties are not allowed ('colour' was unexpected)"
+        in msg
+    )
     assert f"{folder / 'scenario.yaml'}:8: runs/0/expect/model_requests: 'many' is not of type 'integer'" in msg
 
 
 def test_step_with_two_actions_and_missing_program(tmp_path: Path) -> None:
-    text = VALID.replace("- reply: hi", "- reply: hi\n        quote_last_tool_result: true").replace("main.py", "gone.py")
+    text = VALID.replace("- reply: hi", "- reply: hi\n        quote_last_tool_result: true").replace(
+        "main.py", "gone.py"
+    )
     with pytest.raises(SourceError) as e:
         load_scenario(make(tmp_path, text), tmp_path)
     msg = str(e.value)
-    assert ":6: runs/0/model/0: a step needs exactly one of call, calls, reply, quote_last_tool_result; got reply, quote_last_tool_result" in msg
+    assert (
+        ":6: runs/0/model/0: a step needs exactly one of call, calls, reply, quote_last_tool_result; got reply, quote_last_tool_result"
+        in msg
+    )
     assert ":4: program gone.py does not exist" in msg
 
 
@@ -75,7 +83,7 @@ def test_run_with_no_evidence_is_refused(tmp_path: Path) -> None:
 
 
 def test_two_scenarios_with_the_same_title_are_refused(tmp_path: Path) -> None:
-    from verified_docs.scenario import discover_project
+    from verified_docs.scenario.load import discover_project
 
     make(tmp_path / "snippets", VALID, "a")
     make(tmp_path / "snippets", VALID, "b")
@@ -91,9 +99,11 @@ def test_run_that_talks_to_the_model_must_state_the_evidence_floor(tmp_path: Pat
     folder = make(tmp_path, text)
     with pytest.raises(SourceError) as e:
         load_scenario(folder, tmp_path)
-    assert str(e.value) == (f"{folder / 'scenario.yaml'}:7: runs/0/expect: evidence below the floor: a run that talks "
-                            "to the model must state tool_runs, tool_results_shown, wait_for_calls, run_statuses; "
-                            "missing tool_runs, tool_results_shown, wait_for_calls, run_statuses")
+    assert str(e.value) == (
+        f"{folder / 'scenario.yaml'}:7: runs/0/expect: evidence below the floor: a run that talks "
+        "to the model must state tool_runs, tool_results_shown, wait_for_calls, run_statuses; "
+        "missing tool_runs, tool_results_shown, wait_for_calls, run_statuses"
+    )
 
 
 def test_floor_names_only_what_is_missing_and_a_run_without_model_states_its_requests(tmp_path: Path) -> None:
@@ -101,8 +111,11 @@ def test_floor_names_only_what_is_missing_and_a_run_without_model_states_its_req
     with pytest.raises(SourceError, match=r":7: runs/0/expect: evidence below the floor: .*; missing wait_for_calls$"):
         load_scenario(make(tmp_path, partial, "a"), tmp_path)
     no_model = VALID.split("    model:")[0] + "    model: []\n    expect:\n      stdout_contains: [hi]\n"
-    with pytest.raises(SourceError, match=r":6: runs/0/expect: evidence below the floor: a run that has no model "
-                                          r"script must state model_requests; missing model_requests$"):
+    with pytest.raises(
+        SourceError,
+        match=r":6: runs/0/expect: evidence below the floor: a run that has no model "
+        r"script must state model_requests; missing model_requests$",
+    ):
         load_scenario(make(tmp_path, no_model, "b"), tmp_path)
     fine = VALID.split("    model:")[0] + "    model: []\n    expect:\n      model_requests: 0\n"
     assert load_scenario(make(tmp_path, fine, "c"), tmp_path).runs[0].expect.model_requests == 0

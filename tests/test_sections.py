@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from verified_docs.errors import Location, SourceError
-from verified_docs.sections import get_section, parse_sections
+from verified_docs.scenario.sections import get_section, parse_sections
 
 GOOD = """import os
 # --8<-- [start:outer]
@@ -70,16 +70,20 @@ def test_marker_inside_a_string_literal_is_an_error(tmp_path: Path) -> None:
     p.write_text('# --8<-- [start:a]\nprint("--8<-- [end:a]")\n# --8<-- [end:a]\n')
     with pytest.raises(SourceError) as e:
         parse_sections(p)
-    assert str(e.value) == (f"{p}:2: section marker '[end:a]' is not in a comment of its own (inside a string "
-                            "literal?); put it on its own line after the comment sign")
+    assert str(e.value) == (
+        f"{p}:2: section marker '[end:a]' is not in a comment of its own (inside a string "
+        "literal?); put it on its own line after the comment sign"
+    )
 
 
 def test_the_whole_program_drops_markers_and_knows_where_each_section_is_shown(tmp_path: Path) -> None:
-    from verified_docs.sections import program_view
+    from verified_docs.scenario.sections import program_view
 
     path = tmp_path / "p.py"
-    path.write_text("import os\n# --8<-- [start:a]\nx = 1\n# --8<-- [start:b]\ny = 2\n# --8<-- [end:b]\n"
-                    "# --8<-- [end:a]\nprint(x, y)\n# --8<-- [start:empty]\n# --8<-- [end:empty]\n")
+    path.write_text(
+        "import os\n# --8<-- [start:a]\nx = 1\n# --8<-- [start:b]\ny = 2\n# --8<-- [end:b]\n"
+        "# --8<-- [end:a]\nprint(x, y)\n# --8<-- [start:empty]\n# --8<-- [end:empty]\n"
+    )
     view = program_view(path)
     # What pymdownx.snippets includes for the whole file: every line but the markers.
     assert view.text == "import os\nx = 1\ny = 2\nprint(x, y)"
@@ -93,11 +97,12 @@ def test_the_whole_program_drops_markers_and_knows_where_each_section_is_shown(t
 def test_the_whole_program_is_what_pymdownx_includes(tmp_path: Path) -> None:
     import markdown
 
-    from verified_docs.sections import program_view
+    from verified_docs.scenario.sections import program_view
 
     path = tmp_path / "p.py"
     path.write_text("a = 1\n    # --8<-- [start:s]\nb = 2\n    # --8<-- [end:s]\n# ;--8<-- [start:kept]\n")
-    md = markdown.Markdown(extensions=["pymdownx.snippets"],
-                           extension_configs={"pymdownx.snippets": {"base_path": [str(tmp_path)]}})
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": {"base_path": [str(tmp_path)]}}
+    )
     included = md.preprocessors["snippet"].run([f'--8<-- "{path.name}"'])
     assert "\n".join(included).rstrip("\n") == program_view(path).text

@@ -1,6 +1,7 @@
 """The author loop (`nox -s serve`): a save re-verifies only what changed, rewrites the ledger,
 rebuilds and reloads; a save that breaks keeps the server up and puts the report on every
 page until a save makes it green again."""
+
 from __future__ import annotations
 
 import json
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.serving import NAME, PROGRAM, make_project, serving, with_group_gone
-from verified_docs.preview_server import BANNER_ID, with_banner, with_reload
+from verified_docs.serve.preview import BANNER_ID, with_banner, with_reload
 
 OLD_COMMENT = "# First call: nothing has been approved yet, so suspend with a Request."
 NEW_COMMENT = "# First call: nothing is approved yet, so suspend with a Request."
@@ -68,8 +69,10 @@ def test_a_save_re_verifies_what_changed_and_reloads_the_page(project: Path) -> 
 
 
 def test_a_save_that_breaks_shows_the_report_on_every_page_until_a_save_fixes_it(project: Path) -> None:
-    report = [f"{NAME}/approve-then-decline[python]: 1 problem(s) running approval_gate.py",
-              f"{PROGRAM}.out:1: printed output differs from the golden output"]
+    report = [
+        f"{NAME}/approve-then-decline[python]: 1 problem(s) running approval_gate.py",
+        f"{PROGRAM}.out:1: printed output differs from the golden output",
+    ]
     with serving(project) as served:
         assert served.next_epoch(0)["ok"] is True, served.printed()
 
@@ -107,7 +110,8 @@ def test_a_page_that_breaks_the_strict_build_shows_its_warning(project: Path) ->
         assert broken["report"].splitlines() == [
             "WARNING -  Doc file 'other.md' contains a link 'missing.md', but the target is not found among "
             "documentation files.",
-            "[serve] not verified: mkdocs build --strict failed: Aborted with 1 warnings in strict mode!"]
+            "[serve] not verified: mkdocs build --strict failed: Aborted with 1 warnings in strict mode!",
+        ]
         code, page = served.get("other/")
         assert code == 200 and BANNER_ID in page and "No example on this page." in page  # the last that passed
 
@@ -122,7 +126,8 @@ def test_a_malformed_scenario_is_reported_at_its_line_and_served_before_anything
         assert state["report"].splitlines() == [
             f"snippets/{NAME}/scenario.yaml:1: (top level): Additional properties are not allowed ('titel' was "
             "unexpected)",
-            f"snippets/{NAME}/scenario.yaml:1: (top level): 'title' is a required property"]
+            f"snippets/{NAME}/scenario.yaml:1: (top level): 'title' is a required property",
+        ]
         code, page = served.get("")
         assert code == 503 and BANNER_ID in page and "no build has passed since the server started" in page
 

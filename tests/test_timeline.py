@@ -1,16 +1,22 @@
 """timeline: a run's recorded requests and trace events become messages in order, and those
 become one exact Mermaid text and one list of steps in words."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from verified_docs.timeline import Message, fit, mermaid, participants, steps_in_words, timeline, title, wrap
+from verified_docs.verify.timeline import Message, fit, mermaid, participants, steps_in_words, timeline, title, wrap
 
 USER = {"role": "user", "content": "Ship the build to staging."}
-CALL = {"role": "assistant", "content": None, "tool_calls": [
-    {"id": "call_1", "type": "function", "function": {"name": "deploy", "arguments": '{"environment": "staging"}'}}]}
+CALL = {
+    "role": "assistant",
+    "content": None,
+    "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "deploy", "arguments": '{"environment": "staging"}'}}
+    ],
+}
 REQUEST = {"id": "deploy-staging", "kind": "approval", "prompt": "Deploy to staging?", "url": None, "data": None}
 ANSWER = {"id": "deploy-staging", "ok": True, "data": {"approver": "dana"}, "reason": None}
 
@@ -21,22 +27,50 @@ def recorded_inline_run() -> tuple[list[dict], list[dict]]:
     trace = [
         {"event": "run_start", "via": "run", "prompt": USER["content"], "history": 0, "t": 100, "pid": 7},
         {"event": "tool_start", "tool": "deploy", "args": {"environment": "staging"}, "t": 300, "pid": 7},
-        {"event": "tool_execute", "tool": "deploy", "args": {"environment": "staging"}, "answer": None,
-         "output": "Deploy to staging?", "is_error": True, "pending": REQUEST, "t": 400, "pid": 7},
+        {
+            "event": "tool_execute",
+            "tool": "deploy",
+            "args": {"environment": "staging"},
+            "answer": None,
+            "output": "Deploy to staging?",
+            "is_error": True,
+            "pending": REQUEST,
+            "t": 400,
+            "pid": 7,
+        },
         {"event": "metric_tool", "tool": "deploy", "is_error": False, "pending": True, "t": 410, "pid": 7},
         {"event": "wait_for", "request": REQUEST, "t": 500, "pid": 7},
         {"event": "wait_for_answered", "request_id": "deploy-staging", "answer": ANSWER, "t": 600, "pid": 7},
         {"event": "tool_start", "tool": "deploy", "args": {"environment": "staging"}, "t": 650, "pid": 7},
-        {"event": "tool_execute", "tool": "deploy", "args": {"environment": "staging"}, "answer": ANSWER,
-         "output": "deployed to staging, approved by dana", "is_error": False, "pending": None, "t": 700, "pid": 7},
+        {
+            "event": "tool_execute",
+            "tool": "deploy",
+            "args": {"environment": "staging"},
+            "answer": ANSWER,
+            "output": "deployed to staging, approved by dana",
+            "is_error": False,
+            "pending": None,
+            "t": 700,
+            "pid": 7,
+        },
         {"event": "run_end", "status": "done", "pending": None, "text": "Shipped.", "t": 900, "pid": 7},
         {"event": "imports", "files": [], "t": 950, "pid": 7},
     ]
     requests = [
         {"at": 200, "body": {"messages": [USER]}, "status": 200, "reply": CALL, "error": None},
-        {"at": 800, "body": {"messages": [USER, CALL, {"role": "tool", "tool_call_id": "call_1",
-                                                       "content": "deployed to staging, approved by dana"}]},
-         "status": 200, "reply": {"role": "assistant", "content": "Shipped."}, "error": None},
+        {
+            "at": 800,
+            "body": {
+                "messages": [
+                    USER,
+                    CALL,
+                    {"role": "tool", "tool_call_id": "call_1", "content": "deployed to staging, approved by dana"},
+                ]
+            },
+            "status": 200,
+            "reply": {"role": "assistant", "content": "Shipped."},
+            "error": None,
+        },
     ]
     return requests, trace
 
@@ -88,19 +122,25 @@ def test_the_steps_in_words_are_the_same_messages_in_the_same_order() -> None:
 
 def test_a_run_without_wait_for_ends_at_the_durable_halt() -> None:
     requests, trace = recorded_inline_run()
-    halted = trace[:4] + [{"event": "run_end", "status": "pending", "pending": REQUEST,
-                           "text": "Deploy to staging?", "t": 450, "pid": 7}]
+    halted = trace[:4] + [
+        {"event": "run_end", "status": "pending", "pending": REQUEST, "text": "Deploy to staging?", "t": 450, "pid": 7}
+    ]
     messages = timeline(requests[:1], halted)
-    assert messages[-1] == Message("client", "host", 'pending (durable halt): Request(kind="approval", '
-                                                     'id="deploy-staging")', reply=True)
+    assert messages[-1] == Message(
+        "client", "host", 'pending (durable halt): Request(kind="approval", id="deploy-staging")', reply=True
+    )
     assert participants(messages) == ("model", "client", "tool:deploy", "host")  # no wait_for took part
 
 
 def test_a_run_that_ends_without_text_says_only_its_status() -> None:
-    ended = [{"event": "run_start", "via": "stream", "prompt": "Count.", "history": None, "t": 1, "pid": 2},
-             {"event": "run_end", "status": "incomplete", "pending": None, "text": "", "t": 2, "pid": 2}]
-    assert timeline([], ended) == (Message("host", "client", 'stream("Count.")'),
-                                   Message("client", "host", "incomplete", reply=True))
+    ended = [
+        {"event": "run_start", "via": "stream", "prompt": "Count.", "history": None, "t": 1, "pid": 2},
+        {"event": "run_end", "status": "incomplete", "pending": None, "text": "", "t": 2, "pid": 2},
+    ]
+    assert timeline([], ended) == (
+        Message("host", "client", 'stream("Count.")'),
+        Message("client", "host", "incomplete", reply=True),
+    )
 
 
 def test_wait_for_called_while_a_tool_runs_is_the_tools_call() -> None:
@@ -108,10 +148,24 @@ def test_wait_for_called_while_a_tool_runs_is_the_tools_call() -> None:
     trace = [
         {"event": "tool_start", "tool": "book", "args": {}, "t": 1, "pid": 3},
         {"event": "wait_for", "request": {"id": "elc-1a230f7feca-1", "kind": "input"}, "t": 2, "pid": 3},
-        {"event": "wait_for_answered", "request_id": "elc-1a230f7feca-1",
-         "answer": {"id": "elc-1a230f7feca-1", "ok": False, "data": None, "reason": "declined"}, "t": 3, "pid": 3},
-        {"event": "tool_execute", "tool": "book", "args": {}, "answer": None, "output": "not booked",
-         "is_error": False, "pending": None, "t": 4, "pid": 3},
+        {
+            "event": "wait_for_answered",
+            "request_id": "elc-1a230f7feca-1",
+            "answer": {"id": "elc-1a230f7feca-1", "ok": False, "data": None, "reason": "declined"},
+            "t": 3,
+            "pid": 3,
+        },
+        {
+            "event": "tool_execute",
+            "tool": "book",
+            "args": {},
+            "answer": None,
+            "output": "not booked",
+            "is_error": False,
+            "pending": None,
+            "t": 4,
+            "pid": 3,
+        },
     ]
     assert timeline([], trace) == (
         Message("host", "tool:book", "book()"),  # no run open: the program executed the toolkit itself
@@ -122,10 +176,27 @@ def test_wait_for_called_while_a_tool_runs_is_the_tools_call() -> None:
 
 
 def test_a_rejected_request_and_several_tool_results_are_said_as_such() -> None:
-    body = {"messages": [USER, CALL, {"role": "tool", "content": "a"}, {"role": "tool", "content": "b"},
-                         {"role": "user", "content": "and?"}]}
-    messages = timeline([{"at": 1, "body": body, "status": 400, "reply": None,
-                          "error": "tool_call_ids did not have response messages: call_2"}], [])
+    body = {
+        "messages": [
+            USER,
+            CALL,
+            {"role": "tool", "content": "a"},
+            {"role": "tool", "content": "b"},
+            {"role": "user", "content": "and?"},
+        ]
+    }
+    messages = timeline(
+        [
+            {
+                "at": 1,
+                "body": body,
+                "status": 400,
+                "reply": None,
+                "error": "tool_call_ids did not have response messages: call_2",
+            }
+        ],
+        [],
+    )
     assert messages == (
         Message("client", "model", '2 tool results "a", "b"; user: "and?"'),
         Message("model", "client", "rejected (400): tool_call_ids did not have response messages: call_2", reply=True),
@@ -133,13 +204,15 @@ def test_a_rejected_request_and_several_tool_results_are_said_as_such() -> None:
 
 
 def test_mermaid_syntax_in_a_label_is_escaped_and_long_strings_are_cut_first() -> None:
-    messages = (Message("client", "model", 'user: "a; b # <c> `d`"'),
-                Message("model", "client", 'call ask(question="' + "x" * 80 + '"), ok', reply=True))
+    messages = (
+        Message("client", "model", 'user: "a; b # <c> `d`"'),
+        Message("model", "client", 'call ask(question="' + "x" * 80 + '"), ok', reply=True),
+    )
     text = mermaid(messages, "t")
     assert '    p1->>p0: user: "a#59; b #35; #lt;c#gt; #96;d#96;"\n' in text
     assert fit('call ask(question="' + "x" * 80 + '"), ok', 60) == 'call ask(question="' + "x" * 34 + '…"), ok'
     assert text.count("\n    p") == 4  # two participants, two messages: nothing else
-    assert wrap('x(a="' + "y" * 30 + '")', 22) == ['x(a=', '"' + "y" * 21, 'yyyyyyyyy")']
+    assert wrap('x(a="' + "y" * 30 + '")', 22) == ["x(a=", '"' + "y" * 21, 'yyyyyyyyy")']
 
 
 def test_messages_survive_the_ledger_and_the_cache_as_json() -> None:

@@ -1,4 +1,5 @@
 """`python -m verified_docs try`: a reader reproduces a page's output offline, in one command."""
+
 from __future__ import annotations
 
 import os
@@ -13,25 +14,39 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SNIPPETS
-from verified_docs.scenario import discover_project
+from verified_docs.scenario.load import discover_project
 
 ANSWER_LATER = SNIPPETS / "suspension" / "answer-later"
 DURABLE_HOST = ROOT / "examples" / "durable-host"
 
 
 def try_(*args: str, root: Path = ROOT, cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "verified_docs", "try", *args, "--root", str(root)], cwd=cwd,
-                          capture_output=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "verified_docs", "try", *args, "--root", str(root)],
+        cwd=cwd,
+        capture_output=True,
+        timeout=300,
+    )
 
 
-@pytest.mark.parametrize(("args", "goldens"), [
-    (["suspension/answer-later"], [ANSWER_LATER / "park.py.out", ANSWER_LATER / "resume.py.resume-rephrased.out",
-                                   ANSWER_LATER / "resume.py.resume.out", ANSWER_LATER / "client_api.py.out"]),
-    # The short name; park runs first (resume reads what it parked) but only resume's output shows.
-    (["answer-later", "--run", "resume"], [ANSWER_LATER / "resume.py.resume.out"]),
-    # Eight runs of one program sharing a folder, importing a support file (tools.py).
-    (["examples/durable-host", "--run", "answer"], [DURABLE_HOST / "host.py.answer.out"]),
-])
+@pytest.mark.parametrize(
+    ("args", "goldens"),
+    [
+        (
+            ["suspension/answer-later"],
+            [
+                ANSWER_LATER / "park.py.out",
+                ANSWER_LATER / "resume.py.resume-rephrased.out",
+                ANSWER_LATER / "resume.py.resume.out",
+                ANSWER_LATER / "client_api.py.out",
+            ],
+        ),
+        # The short name; park runs first (resume reads what it parked) but only resume's output shows.
+        (["answer-later", "--run", "resume"], [ANSWER_LATER / "resume.py.resume.out"]),
+        # Eight runs of one program sharing a folder, importing a support file (tools.py).
+        (["examples/durable-host", "--run", "answer"], [DURABLE_HOST / "host.py.answer.out"]),
+    ],
+)
 def test_try_prints_the_pages_output_byte_for_byte(args: list[str], goldens: list[Path]) -> None:
     done = try_(*args)
     err = done.stderr.decode()
@@ -65,8 +80,10 @@ def test_try_fails_at_the_golden_line_when_the_pages_output_was_edited(tmp_path:
     # The run after the failed one does not run, as in the build.
     outputs = ("park.py.out", "resume.py.resume-rephrased.out", "resume.py.resume.out")
     assert done.stdout == b"".join((ANSWER_LATER / name).read_bytes() for name in outputs)
-    assert ("snippets/suspension/answer-later/resume.py.resume.out:3: printed output differs from the golden output\n"
-            in err), err
+    assert (
+        "snippets/suspension/answer-later/resume.py.resume.out:3: printed output differs from the golden output\n"
+        in err
+    ), err
     assert "    -marked it answered\n    +marked ask-fa3ca410e7 answered\n" in err
 
 
@@ -74,11 +91,15 @@ def test_unknown_names_are_one_line_listing_the_valid_ones() -> None:
     names = sorted(s.name for s in discover_project(ROOT))
     cases = [
         (["nope"], f"unknown scenario 'nope'; known: {', '.join(names)}"),
-        (["suspension/answer-later", "--run", "nope"],
-         "scenario 'suspension/answer-later' has no run 'nope'; its runs: park, resume-rephrased, resume, client-api"),
-        (["suspension/answer-later", "--serve"],
-         "scenario 'suspension/answer-later' has several runs, each with its own script; choose one with --run: "
-         "park, resume-rephrased, resume, client-api"),
+        (
+            ["suspension/answer-later", "--run", "nope"],
+            "scenario 'suspension/answer-later' has no run 'nope'; its runs: park, resume-rephrased, resume, client-api",
+        ),
+        (
+            ["suspension/answer-later", "--serve"],
+            "scenario 'suspension/answer-later' has several runs, each with its own script; choose one with --run: "
+            "park, resume-rephrased, resume, client-api",
+        ),
     ]
     for args, message in cases:
         done = try_(*args)
@@ -88,8 +109,10 @@ def test_unknown_names_are_one_line_listing_the_valid_ones() -> None:
 def test_a_folder_with_no_scenarios_says_where_to_run_from(tmp_path: Path) -> None:
     done = try_("suspension/approval-gate", root=tmp_path, cwd=tmp_path)
     assert (done.returncode, done.stderr.decode()) == (
-        2, "verified_docs try: unknown scenario 'suspension/approval-gate': no scenarios here; run it from the "
-           "site's repository folder (the one with snippets/ and mkdocs.yml)\n")
+        2,
+        "verified_docs try: unknown scenario 'suspension/approval-gate': no scenarios here; run it from the "
+        "site's repository folder (the one with snippets/ and mkdocs.yml)\n",
+    )
 
 
 def test_serve_on_a_port_that_is_taken_is_one_line() -> None:
@@ -99,15 +122,21 @@ def test_serve_on_a_port_that_is_taken_is_one_line() -> None:
         port = taken.getsockname()[1]
         done = try_("suspension/approval-gate", "--serve", "--port", str(port))
     assert (done.returncode, done.stderr.decode()) == (
-        2, f"verified_docs try: cannot serve on 127.0.0.1:{port}: Address already in use\n")
+        2,
+        f"verified_docs try: cannot serve on 127.0.0.1:{port}: Address already in use\n",
+    )
 
 
 class Served:
     """``try --serve`` running in the background: the variables it printed, then its notes."""
 
     def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "verified_docs", "try", *args, "--serve"], cwd=ROOT,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "verified_docs", "try", *args, "--serve"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         self._timer = threading.Timer(120, self.proc.kill)  # never hang the suite
         self._timer.start()
         self.lines = [self.proc.stdout.readline().decode() for _ in range(2)]
@@ -135,15 +164,18 @@ def test_serve_prints_the_two_variables_and_a_copy_run_against_it_prints_the_pag
         variables = served.variables()
         assert sorted(variables) == ["OPENAI_API_KEY", "OPENAI_BASE_URL"], served.lines
         assert variables["OPENAI_BASE_URL"].startswith("http://127.0.0.1:")
-        copy = subprocess.run([sys.executable, *argv], cwd=tmp_path, env={**reader_env, **variables},
-                              capture_output=True, timeout=120)
+        copy = subprocess.run(
+            [sys.executable, *argv], cwd=tmp_path, env={**reader_env, **variables}, capture_output=True, timeout=120
+        )
         notes.append(served.stop())
         assert copy.returncode == 0, copy.stderr.decode()
         golden = {"park": "park.py.out", "resume": "resume.py.resume.out"}[run]
         assert copy.stdout == (ANSWER_LATER / golden).read_bytes()
     park, resume = notes
-    assert "try: set the two variables above, then run your copy of snippets/suspension/answer-later/resume.py " \
-           "with the build's arguments: python resume.py ask-fa3ca410e7 staging\n" in resume
+    assert (
+        "try: set the two variables above, then run your copy of snippets/suspension/answer-later/resume.py "
+        "with the build's arguments: python resume.py ask-fa3ca410e7 staging\n" in resume
+    )
     assert "try: run it in the folder where park, resume-rephrased ran first" in resume
     assert "try: request 2: answered with scripted reply 2 of 2 (quote the last tool result)\n" in resume
     assert park.endswith("try: stopped after 1 request(s); 1 of 1 scripted replies given\n"), park
@@ -159,5 +191,7 @@ def test_serve_reports_a_request_the_script_did_not_expect(tmp_path: Path) -> No
     second = subprocess.run([sys.executable, "park.py"], cwd=tmp_path, env=env, capture_output=True, timeout=120)
     err = served.stop()
     assert second.returncode != 0
-    assert "try: request 2: refused with HTTP 400: mock model: unexpected request: the script has 1 step(s) and " \
-           "all were used\n" in err, err
+    assert (
+        "try: request 2: refused with HTTP 400: mock model: unexpected request: the script has 1 step(s) and "
+        "all were used\n" in err
+    ), err

@@ -1,4 +1,5 @@
 """vendor: the bundled Mermaid script is fetched once, only as the pinned bytes, and kept."""
+
 from __future__ import annotations
 
 import base64
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from verified_docs import vendor
+from verified_docs.render import vendor
 
 SCRIPT = b"window.mermaid = {};\n"
 
@@ -28,8 +29,13 @@ def tarball(files: dict[str, bytes]) -> bytes:
 
 def asset_for(blob: bytes, script: bytes = SCRIPT) -> vendor.Asset:
     integrity = "sha512-" + base64.b64encode(hashlib.sha512(blob).digest()).decode()
-    return replace(vendor.MERMAID, version="0.0.1", tarball="https://registry.example/m-0.0.1.tgz",
-                   integrity=integrity, sha256=hashlib.sha256(script).hexdigest())
+    return replace(
+        vendor.MERMAID,
+        version="0.0.1",
+        tarball="https://registry.example/m-0.0.1.tgz",
+        integrity=integrity,
+        sha256=hashlib.sha256(script).hexdigest(),
+    )
 
 
 GOOD = tarball({"package/dist/mermaid.min.js": SCRIPT, "package/LICENSE": b"MIT\n"})
@@ -60,12 +66,16 @@ def test_a_tarball_that_is_not_the_pinned_one_is_refused() -> None:
     with pytest.raises(vendor.VendorError) as e:
         vendor.unpack(asset, other)
     got = base64.b64encode(hashlib.sha512(other).digest()).decode()
-    assert str(e.value) == f"https://registry.example/m-0.0.1.tgz: integrity: expected {asset.integrity}, got sha512-{got}"
+    assert (
+        str(e.value) == f"https://registry.example/m-0.0.1.tgz: integrity: expected {asset.integrity}, got sha512-{got}"
+    )
     # The registry's integrity holds, but the file inside is not the one recorded.
     with pytest.raises(vendor.VendorError) as e:
         vendor.unpack(replace(asset_for(other), sha256=asset.sha256), other)
-    assert str(e.value) == (f"https://registry.example/m-0.0.1.tgz: package/dist/mermaid.min.js: sha256: expected "
-                            f"{asset.sha256}, got {hashlib.sha256(b'evil()').hexdigest()}")
+    assert str(e.value) == (
+        f"https://registry.example/m-0.0.1.tgz: package/dist/mermaid.min.js: sha256: expected "
+        f"{asset.sha256}, got {hashlib.sha256(b'evil()').hexdigest()}"
+    )
     bare = tarball({"package/dist/mermaid.min.js": SCRIPT})
     with pytest.raises(vendor.VendorError, match=r"^https://registry.example/m-0.0.1.tgz: no file package/LICENSE"):
         vendor.unpack(asset_for(bare), bare)
@@ -84,7 +94,8 @@ def test_offline_says_what_to_fetch_and_where_to_put_it(tmp_path: Path, monkeypa
         "cannot fetch mermaid 0.0.1 from https://registry.example/m-0.0.1.tgz: <urlopen error no route to host>; "
         "the site serves it itself (no CDN), so the first build needs the npm registry, or put "
         f"package/dist/mermaid.min.js of that tarball at {tmp_path / 'shared/mermaid-0.0.1/mermaid.min.js'} "
-        f"(sha256 {asset.sha256})")
+        f"(sha256 {asset.sha256})"
+    )
 
 
 def test_the_site_loads_the_script_from_where_the_hook_publishes_it() -> None:

@@ -1,12 +1,13 @@
 """Verification end to end: a broken example fails with a message saying what differed."""
+
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
 from conftest import SAMPLES, SNIPPETS, gone
-from verified_docs.scenario import load_scenario
-from verified_docs.verify import verify_scenario
+from verified_docs.scenario.load import load_scenario
+from verified_docs.verify.verdict import verify_scenario
 
 BROKEN = SAMPLES / "snippets"
 
@@ -120,7 +121,8 @@ def test_unclosed_section_is_a_verdict_problem_not_a_crash(tmp_path: Path) -> No
     program.write_text(source.replace("# --8<-- [end:tool]\n", "", 1))
     (v,) = verify_copy(folder, tmp_path / "snippets")
     assert [str(p) for p in v.problems] == [
-        f"{program}:{line}: section 'tool' is never closed (expected '--8<-- [end:tool]')"]
+        f"{program}:{line}: section 'tool' is never closed (expected '--8<-- [end:tool]')"
+    ]
 
 
 def test_hard_coded_reply_fails_in_the_variant_pass(tmp_path: Path) -> None:
@@ -134,8 +136,10 @@ def test_hard_coded_reply_fails_in_the_variant_pass(tmp_path: Path) -> None:
     park, resume = verdicts["park"], verdicts["resume"]
     assert park.passed
     whats = [p.what for p in resume.problems]
-    assert "in the variant 'staging' -> 'eu-north-1': tool_results_shown: expected " \
-           "['the human replied: eu-north-1'], got ['the human replied: staging']" in whats
+    assert (
+        "in the variant 'staging' -> 'eu-north-1': tool_results_shown: expected "
+        "['the human replied: eu-north-1'], got ['the human replied: staging']" in whats
+    )
     assert "in the variant 'staging' -> 'eu-north-1': printed output differs from the golden output" in whats
 
 
@@ -164,8 +168,10 @@ def test_reading_stdin_is_explained() -> None:
 
 def test_reaching_the_network_is_refused_before_a_packet_leaves_and_says_so() -> None:
     (v,) = verify_copy(HOSTILE / "hostile/network", HOSTILE)
-    assert v.problems[0].what == ("exit code: expected 0, got 1; it tried to reach 'example.com', but only the mock "
-                                  "model on 127.0.0.1 is reachable")
+    assert v.problems[0].what == (
+        "exit code: expected 0, got 1; it tried to reach 'example.com', but only the mock "
+        "model on 127.0.0.1 is reachable"
+    )
 
 
 def test_non_utf8_output_is_reported_with_its_offset() -> None:
@@ -180,8 +186,11 @@ def test_a_program_that_is_not_utf8_is_a_problem_at_its_line_not_a_crash(tmp_pat
     program.write_bytes(b"# -*- coding: latin-1 -*-\n" + b"\n".join(lines) + b"# caf\xe9\n")
     (v,) = verify_copy(folder, tmp_path / "snippets")
     assert [(str(p.where), p.what) for p in v.problems] == [
-        (f"{program}:{len(lines) + 1}", "byte 0xe9 is not UTF-8; save the file as UTF-8 (pages show it, and "
-                                        "readers copy it, as UTF-8)")]
+        (
+            f"{program}:{len(lines) + 1}",
+            "byte 0xe9 is not UTF-8; save the file as UTF-8 (pages show it, and readers copy it, as UTF-8)",
+        )
+    ]
 
 
 def test_sleeps_are_counted_in_every_process_and_a_scenario_over_the_limit_fails() -> None:
@@ -192,9 +201,14 @@ def test_sleeps_are_counted_in_every_process_and_a_scenario_over_the_limit_fails
         assert [(v.run.name, v.slept_s) for v in verdicts] == [("time-sleep", 0.12), ("asyncio-sleep", 0.12)]
         assert verdicts[0].passed
         assert [(p.where.path, p.where.line, p.what) for p in verdicts[1].problems] == [
-            (BROKEN / "broken/sleepy/scenario.yaml", 3, "its runs sleep 0.24 s in all (time-sleep 0.12 s, "
-            "asyncio-sleep 0.12 s; time.sleep and asyncio.sleep, in the programs and in toolnexus); a scenario "
-            "may sleep 0.2 s at most: wait on an event, or give the library's own limit a short value")]
+            (
+                BROKEN / "broken/sleepy/scenario.yaml",
+                3,
+                "its runs sleep 0.24 s in all (time-sleep 0.12 s, "
+                "asyncio-sleep 0.12 s; time.sleep and asyncio.sleep, in the programs and in toolnexus); a scenario "
+                "may sleep 0.2 s at most: wait on an event, or give the library's own limit a short value",
+            )
+        ]
 
 
 def test_a_scenario_under_the_sleep_limit_passes(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """.github/workflows/docs.yml passes actionlint and zizmor (both offline), pins every action to
 a full commit SHA with its release in a comment, and gives each job its own permissions; a
 workflow that breaks those rules fails the same checks."""
+
 from __future__ import annotations
 
 import re
@@ -26,13 +27,22 @@ def tool(name: str) -> str:
 
 def actionlint(path: Path) -> subprocess.CompletedProcess[str]:
     # shellcheck checks the run: scripts where it is installed (GitHub's runners have it).
-    return subprocess.run([tool("actionlint"), "-no-color", "-oneline", str(path)], capture_output=True, text=True,
-                          timeout=120, cwd=path.parent)
+    return subprocess.run(
+        [tool("actionlint"), "-no-color", "-oneline", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=path.parent,
+    )
 
 
 def zizmor(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([tool("zizmor"), "--offline", "--no-progress", "--format", "plain", str(path)],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [tool("zizmor"), "--offline", "--no-progress", "--format", "plain", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_actionlint_passes() -> None:
@@ -73,9 +83,12 @@ def test_a_broken_workflow_fails_both(tmp_path: Path) -> None:
 def test_every_action_is_pinned_to_a_commit_with_its_release_named() -> None:
     uses = [m for line in WORKFLOW.read_text().splitlines() if (m := USES.match(line))]
     assert len(uses) >= 6
-    bad = [m.group(0).strip() for m in uses
-           if not re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", m.group(1))
-           or not re.fullmatch(r"\s*# v\d+\.\d+\.\d+", m.group(2))]
+    bad = [
+        m.group(0).strip()
+        for m in uses
+        if not re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", m.group(1))
+        or not re.fullmatch(r"\s*# v\d+\.\d+\.\d+", m.group(2))
+    ]
     assert bad == []
 
 

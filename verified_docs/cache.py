@@ -11,6 +11,7 @@ Only a scenario whose every run passed is stored; a failure always runs again. E
 written atomically and are plain JSON under ``build/cache/verified/``; a damaged entry counts
 as a miss.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -24,11 +25,11 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
-from .golden import write_atomic
-from .runner.line_coverage import FileLines
-from .scenario import Scenario, load_scenario, remember
-from .timeline import Message
-from .verify import RunVerdict, verify_all
+from verified_docs.verify.golden import write_atomic
+from verified_docs.run.line_coverage import FileLines
+from verified_docs.scenario.load import Scenario, load_scenario, remember
+from verified_docs.verify.timeline import Message
+from verified_docs.verify.verdict import RunVerdict, verify_all
 
 DEFAULT_DIR = Path("build") / "cache" / "verified"
 PACKAGE = Path(__file__).parent
@@ -37,8 +38,9 @@ _SKIPPED_PARTS = {"__pycache__", ".pytest_cache"}
 
 def files_under(folder: Path) -> list[Path]:
     """Every file below ``folder``, sorted, leaving out Python's and pytest's own caches."""
-    return sorted(p for p in folder.rglob("*")
-                  if p.is_file() and not _SKIPPED_PARTS.intersection(p.relative_to(folder).parts))
+    return sorted(
+        p for p in folder.rglob("*") if p.is_file() and not _SKIPPED_PARTS.intersection(p.relative_to(folder).parts)
+    )
 
 
 def _digest_files(paths: list[Path], base: Path, h: "hashlib._Hash") -> None:
@@ -105,11 +107,23 @@ class ResultCache:
                 if hashlib.sha256(Path(dep).read_bytes()).hexdigest() != digest:
                     return None  # a module it imported from outside its folder changed
             runs = {run.name: run for run in scenario.runs}
-            return [RunVerdict(scenario, runs[r["run"]], r["language"], runs[r["run"]].programs[r["language"]], (),
-                               r["stdout"], r["duration_s"], own_s=r["own_s"], imports=tuple(r["imports"]),
-                               lines={f: FileLines.from_json(x) for f, x in r["lines"].items()},
-                               story=tuple(Message.from_json(m) for m in r["story"]), slept_s=r["slept_s"])
-                    for r in entry["runs"]]
+            return [
+                RunVerdict(
+                    scenario,
+                    runs[r["run"]],
+                    r["language"],
+                    runs[r["run"]].programs[r["language"]],
+                    (),
+                    r["stdout"],
+                    r["duration_s"],
+                    own_s=r["own_s"],
+                    imports=tuple(r["imports"]),
+                    lines={f: FileLines.from_json(x) for f, x in r["lines"].items()},
+                    story=tuple(Message.from_json(m) for m in r["story"]),
+                    slept_s=r["slept_s"],
+                )
+                for r in entry["runs"]
+            ]
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -120,21 +134,39 @@ class ResultCache:
         if not verdicts or not all(v.passed for v in verdicts):
             return False
         folder = scenario.folder.resolve()
-        outside = sorted({f for v in verdicts for f in v.imports if folder not in Path(f).parents and Path(f).is_file()})
-        entry = {"scenario": scenario.name,
-                 "imports": {f: hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in outside},
-                 "runs": [{"run": v.run.name, "language": v.language, "stdout": v.stdout,
-                           "duration_s": v.duration_s, "own_s": v.own_s, "imports": list(v.imports),
-                           "lines": {f: x.to_json() for f, x in v.lines.items()},
-                           "story": [m.to_json() for m in v.story], "slept_s": v.slept_s}
-                          for v in verdicts]}
+        outside = sorted(
+            {f for v in verdicts for f in v.imports if folder not in Path(f).parents and Path(f).is_file()}
+        )
+        entry = {
+            "scenario": scenario.name,
+            "imports": {f: hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in outside},
+            "runs": [
+                {
+                    "run": v.run.name,
+                    "language": v.language,
+                    "stdout": v.stdout,
+                    "duration_s": v.duration_s,
+                    "own_s": v.own_s,
+                    "imports": list(v.imports),
+                    "lines": {f: x.to_json() for f, x in v.lines.items()},
+                    "story": [m.to_json() for m in v.story],
+                    "slept_s": v.slept_s,
+                }
+                for v in verdicts
+            ],
+        }
         write_atomic(self.folder / f"{key}.json", json.dumps(entry, indent=1) + "\n")
         return True
 
 
-def verify_cached(scenarios: list[Scenario], languages: tuple[str, ...] | None, cache: ResultCache | None, *,
-                  jobs: int | None = None, estimates: dict[str, float] | None = None,
-                  ) -> tuple[dict[str, list[RunVerdict]], set[str]]:
+def verify_cached(
+    scenarios: list[Scenario],
+    languages: tuple[str, ...] | None,
+    cache: ResultCache | None,
+    *,
+    jobs: int | None = None,
+    estimates: dict[str, float] | None = None,
+) -> tuple[dict[str, list[RunVerdict]], set[str]]:
     """Verdicts by scenario name (in the order given) and the names answered from ``cache``.
 
     Scenarios with a stored entry for their current content are not run; the others are
@@ -171,7 +203,7 @@ class ParsedScenarios:
         return cls(Path(folder), machinery_digest() + sys.version)
 
     def load(self, scenario_folder: Path, root: Path, prefix: str) -> Scenario:
-        """:func:`~verified_docs.scenario.load_scenario`, answered from disk when this exact
+        """:func:`~verified_docs.scenario.load.load_scenario`, answered from disk when this exact
         folder content was parsed before; raises what it raises."""
         scenario_folder = Path(scenario_folder).resolve()
         h = hashlib.sha256(f"{self.context}\0{scenario_folder}\0{Path(root).resolve()}\0{prefix}".encode())

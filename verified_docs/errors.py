@@ -1,5 +1,6 @@
 """One error shape for the whole pipeline: ``path:line: what``, details indented below; under
 GitHub Actions also as a workflow command, so the line shows in the pull request's diff."""
+
 from __future__ import annotations
 
 import os
@@ -77,8 +78,9 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def workflow_command(title: str, what: str, where: Location | None = None, details: Iterable[str] = (),
-                     *, root: Path | None = None) -> str:
+def workflow_command(
+    title: str, what: str, where: Location | None = None, details: Iterable[str] = (), *, root: Path | None = None
+) -> str:
     """One GitHub Actions error annotation: ``::error file=F,line=N,title=T::message``.
 
     ``file`` is ``where.path`` relative to ``root`` (default: ``GITHUB_WORKSPACE``, the
@@ -102,8 +104,9 @@ def workflow_command(title: str, what: str, where: Location | None = None, detai
     return f"::error {','.join(props)}::{_escape_data(chr(10).join([what, *details]))}"
 
 
-def annotate(problems: Iterable[Problem], title: str, *, stream: TextIO | None = None,
-             env: Mapping[str, str] | None = None) -> None:
+def annotate(
+    problems: Iterable[Problem], title: str, *, stream: TextIO | None = None, env: Mapping[str, str] | None = None
+) -> None:
     """Under GitHub Actions, print each problem as :func:`workflow_command` to ``stream``
     (default stdout, where the runner reads commands); elsewhere print nothing. The caller
     prints the problems themselves as before: this only adds the annotations."""
@@ -114,8 +117,9 @@ def annotate(problems: Iterable[Problem], title: str, *, stream: TextIO | None =
         print(workflow_command(title, p.what, p.where, p.details), file=out, flush=True)
 
 
-def annotate_text(title: str, message: str, *, stream: TextIO | None = None,
-                  env: Mapping[str, str] | None = None) -> None:
+def annotate_text(
+    title: str, message: str, *, stream: TextIO | None = None, env: Mapping[str, str] | None = None
+) -> None:
     """:func:`annotate` for a failure with no file to point at (a build that stopped)."""
     if on_github_actions(env):
         print(workflow_command(title, message), file=stream or sys.stdout, flush=True)

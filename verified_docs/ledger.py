@@ -4,6 +4,7 @@ Verification writes it; the render stage refuses to render an example whose prog
 or golden output is not in it with the same SHA-256; the guard checks every code block of the
 built site against it. JSON, written atomically.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -15,12 +16,12 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from .errors import SourceError
-from .golden import write_atomic
-from .runner.line_coverage import FileLines
-from .sections import WHOLE, parse_sections, program_view
-from .timeline import Message, mermaid, title
-from .verify import RunVerdict
+from verified_docs.errors import SourceError
+from verified_docs.verify.golden import write_atomic
+from verified_docs.run.line_coverage import FileLines
+from verified_docs.scenario.sections import WHOLE, parse_sections, program_view
+from verified_docs.verify.timeline import Message, mermaid, title
+from verified_docs.verify.verdict import RunVerdict
 
 DEFAULT_LEDGER = Path("build") / "verified-ledger.json"
 
@@ -44,10 +45,10 @@ def sha256_file(path: Path) -> str:
 class Ledger:
     """Parsed ledger. ``programs`` maps a program path (posix, relative to the project root)
     to its entry: ``scenario``, ``language``, ``passed`` (every run passed), ``sha256`` of the
-    file, ``scenario_sha256`` of the ``scenario.yaml`` its runs were checked against, ``sections`` (name -> fingerprint; ``"*"``, :data:`~.sections.WHOLE`, for the whole
+    file, ``scenario_sha256`` of the ``scenario.yaml`` its runs were checked against, ``sections`` (name -> fingerprint; ``"*"``, :data:`~verified_docs.scenario.sections.WHOLE`, for the whole
     program as a page shows it) and ``runs`` (run name -> ``passed``, ``golden``
     path, ``golden_sha256`` of the file, ``golden_text_sha256`` fingerprint, ``duration_s``,
-    ``story``: the run's messages as :meth:`.timeline.Message.to_json` lists, which its
+    ``story``: the run's messages as :meth:`~verified_docs.verify.timeline.Message.to_json` lists, which its
     diagram draws) and
     ``lines`` (section name, or ``"*"`` for the whole program -> ``unrun``: 1-based lines of
     statements that executed in none of
@@ -81,7 +82,7 @@ class Ledger:
         return tuple(Message.from_json(m) for m in self.programs[program]["runs"][run].get("story", []))
 
     def diagram(self, program: str, run: str) -> str:
-        """The Mermaid text of ``run``'s sequence diagram (:func:`.timeline.mermaid`), drawn
+        """The Mermaid text of ``run``'s sequence diagram (:func:`~verified_docs.verify.timeline.mermaid`), drawn
         only from what this ledger keeps; "" when the run recorded no message."""
         messages = self.story(program, run)
         if not messages:
@@ -139,17 +140,20 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
     for v in verdicts:
         path = v.program.path
         rel = path.resolve().relative_to(root.resolve()).as_posix()
-        entry = programs.setdefault(rel, {
-            "scenario": v.scenario.name,
-            "language": v.language,
-            "passed": True,
-            "sha256": sha256_file(path),
-            # What the evidence was checked against: pages that state it (evidence boxes,
-            # claims) refuse a scenario.yaml edited after this verification.
-            "scenario_sha256": sha256_file(v.scenario.folder / "scenario.yaml"),
-            "sections": {},
-            "runs": {},
-        })
+        entry = programs.setdefault(
+            rel,
+            {
+                "scenario": v.scenario.name,
+                "language": v.language,
+                "passed": True,
+                "sha256": sha256_file(path),
+                # What the evidence was checked against: pages that state it (evidence boxes,
+                # claims) refuse a scenario.yaml edited after this verification.
+                "scenario_sha256": sha256_file(v.scenario.folder / "scenario.yaml"),
+                "sections": {},
+                "runs": {},
+            },
+        )
         golden_path = v.program.golden_path
         golden_text = golden_path.read_text(encoding="utf-8", errors="replace") if golden_path.is_file() else ""
         entry["runs"][v.run.name] = {
@@ -181,8 +185,11 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
         for support in scenario.support:
             rel = support.path.resolve().relative_to(root.resolve()).as_posix()
             programs[rel] = {
-                "scenario": scenario.name, "language": support.language, "passed": passed,
-                "sha256": sha256_file(support.path), "runs": {},
+                "scenario": scenario.name,
+                "language": support.language,
+                "passed": passed,
+                "sha256": sha256_file(support.path),
+                "runs": {},
                 "sections": _fingerprints(support.path) if passed else {},
             }
             add_lines(programs[rel], scenario.name, support.language, support.path)
@@ -215,15 +222,24 @@ def durations(path: Path) -> dict[str, float]:
 
 def save(ledger: Ledger, path: Path) -> None:
     """Write ``ledger`` as JSON, atomically."""
-    write_atomic(Path(path), json.dumps({"toolnexus": ledger.toolnexus, "python": ledger.python,
-                                          "programs": ledger.programs}, indent=2, sort_keys=True) + "\n")
+    write_atomic(
+        Path(path),
+        json.dumps(
+            {"toolnexus": ledger.toolnexus, "python": ledger.python, "programs": ledger.programs},
+            indent=2,
+            sort_keys=True,
+        )
+        + "\n",
+    )
 
 
 def load(path: Path) -> Ledger:
     """Read a ledger. Raises ``FileNotFoundError`` with a hint when there is none."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"{path}: no verification ledger; run `nox -s docs` (or "
-                                f"`python -m verified_docs verify`) before building the site")
+        raise FileNotFoundError(
+            f"{path}: no verification ledger; run `nox -s docs` (or "
+            f"`python -m verified_docs verify`) before building the site"
+        )
     data = json.loads(path.read_text(encoding="utf-8"))
     return Ledger(data["toolnexus"], data["python"], data["programs"])

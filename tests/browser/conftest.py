@@ -15,6 +15,7 @@
 - ``linked_tabs_url`` (session): the sample site in ``samples/linked-tabs`` built with the real
   ``mkdocs.yml`` (``INHERIT``), for tab linking with two languages (the real site has one).
 """
+
 from __future__ import annotations
 
 import functools
@@ -30,22 +31,33 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
+
 try:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route, sync_playwright
 except ImportError as missing:
-    raise ImportError(f"{missing}: the browser tests need Playwright for Python; "
-                      "install the test extra: pip install -e '.[test]' (nox -s tests does)") from missing
+    raise ImportError(
+        f"{missing}: the browser tests need Playwright for Python; "
+        "install the test extra: pip install -e '.[test]' (nox -s tests does)"
+    ) from missing
 
-from .dom import TabSet, tab_sets
-from .pages import ROOT, SCREENSHOTS, Page as SitePage
+from tests.browser.dom import TabSet, tab_sets
+from tests.browser.pages import ROOT, SCREENSHOTS, Page as SitePage
 
 # Sample sites are inputs, not tests.
 collect_ignore = ["samples"]
 
 CHROMIUM = Path("/usr/bin/chromium")
 INSTALL_HINT = "install it from Debian's packages: apt-get update && apt-get install -y chromium (.ci/run does this)"
-LAUNCH_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LAUNCH_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SAMPLES = Path(__file__).parent / "samples"
@@ -171,14 +183,23 @@ def linked_tabs_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     features and Markdown extensions (the config INHERITs ``mkdocs.yml``; no hook, own nav)."""
     work = tmp_path_factory.mktemp("linked-tabs")
     config = work / "mkdocs.yml"
-    config.write_text(f"INHERIT: {ROOT / 'mkdocs.yml'}\n"
-                      f"docs_dir: {SAMPLES / 'linked-tabs'}\n"
-                      f"site_dir: {work / 'site'}\n"
-                      "hooks: []\n"
-                      "extra_javascript: []\nextra_css: []\n"  # the site's scripts and styles live in its docs_dir
-                      "nav: [index.md, other.md]\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config)], cwd=ROOT,
-                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True, timeout=120)
+    config.write_text(
+        f"INHERIT: {ROOT / 'mkdocs.yml'}\n"
+        f"docs_dir: {SAMPLES / 'linked-tabs'}\n"
+        f"site_dir: {work / 'site'}\n"
+        "hooks: []\n"
+        "extra_javascript: []\nextra_css: []\n"  # the site's scripts and styles live in its docs_dir
+        "nav: [index.md, other.md]\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config)],
+        cwd=ROOT,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if done.returncode != 0:
         pytest.fail(f"building the linked-tabs sample failed:\n{done.stdout}{done.stderr}", pytrace=False)
     with serve(work / "site") as url:
@@ -252,9 +273,20 @@ def visit(browser: Browser, site_url: str, screenshots: Path) -> Callable[[SiteP
             page.screenshot(path=phone, full_page=True)
         finally:
             context.close()
-        done[site_page] = Visit(site_page, tuple(log.errors), tuple(log.blocked), tuple(facts["headerlinks"]),
-                                tuple(facts["links"]), tuple(facts["ids"]), tuple(facts["codeBlocks"]),
-                                sets, tuple(facts["unrenderedLists"]), overflow, desktop, phone)
+        done[site_page] = Visit(
+            site_page,
+            tuple(log.errors),
+            tuple(log.blocked),
+            tuple(facts["headerlinks"]),
+            tuple(facts["links"]),
+            tuple(facts["ids"]),
+            tuple(facts["codeBlocks"]),
+            sets,
+            tuple(facts["unrenderedLists"]),
+            overflow,
+            desktop,
+            phone,
+        )
         return done[site_page]
 
     return load

@@ -1,4 +1,5 @@
 """Reading and driving Material's page in a browser: tab sets, copy buttons, the clipboard."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -78,8 +79,11 @@ def wait_for_checked(page: Page, expected: list[str | None], timeout_ms: float =
     """Wait until the tab sets' selected labels are ``expected`` (Material switches linked sets
     from an event handler); return what they are when that happens or the time runs out."""
     try:
-        page.wait_for_function(f"expected => ({_TAB_SETS})().map(s => s.checked).join('\\n') === expected.join('\\n')",
-                               arg=expected, timeout=timeout_ms)
+        page.wait_for_function(
+            f"expected => ({_TAB_SETS})().map(s => s.checked).join('\\n') === expected.join('\\n')",
+            arg=expected,
+            timeout=timeout_ms,
+        )
     except PlaywrightTimeout:
         pass
     return checked_labels(page)

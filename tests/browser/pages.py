@@ -6,15 +6,16 @@ program its code block must hold (whole, folded around the directive's section) 
 output its output block must hold.
 Both are plain functions so tests can be parametrized with them at collection time.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from verified_docs.directive import Directive, find_directives
-from verified_docs.runner.languages import LANGUAGES
-from verified_docs.scenario import Program, Scenario
-from verified_docs.sections import ProgramView, Section, parse_sections, program_view
+from verified_docs.render.directive import Directive, find_directives
+from verified_docs.run.languages import LANGUAGES
+from verified_docs.scenario.load import Program, Scenario
+from verified_docs.scenario.sections import ProgramView, Section, parse_sections, program_view
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -88,8 +89,9 @@ def expected_examples(page: Page, scenarios: dict[str, Scenario]) -> list[Expect
             code = parse_sections(program.path)[d.section] if shows_code else None
             whole = program_view(program.path) if shows_code else None
             output = golden if d.output != "no" else None
-            tabs.append(ExpectedTab(LANGUAGES[language].display, program.path, code, output, whole,
-                                    run if output else None))
+            tabs.append(
+                ExpectedTab(LANGUAGES[language].display, program.path, code, output, whole, run if output else None)
+            )
         examples.append(ExpectedExample(d, tuple(tabs)))
     return examples
 
@@ -105,6 +107,7 @@ def _programs(d: Directive, scenario: Scenario) -> list[tuple[str, Program, Path
         runs = [r for r in scenario.runs if any(p.path.stem == d.program for p in r.programs.values())]
         if d.run:
             runs = [r for r in runs if r.name == d.run]
-        found = {lang: (p, p.golden_path, runs[0].name) for lang, p in runs[0].programs.items()
-                 if p.path.stem == d.program}
+        found = {
+            lang: (p, p.golden_path, runs[0].name) for lang, p in runs[0].programs.items() if p.path.stem == d.program
+        }
     return [(lang, *found[lang]) for lang in LANGUAGES if lang in found]

@@ -7,13 +7,14 @@ it is not ours to fix: listed, never filtered out silently. Everything else on t
 the examples and their captions, the evidence boxes, the diagrams, the claims' links, the
 prose of every page (the home page included), and the code highlighting palette we set.
 """
+
 from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
-from .pages import Page as SitePage, site_pages
+from tests.browser.pages import Page as SitePage, site_pages
 
 PAGES = site_pages()
 FAILING_IMPACTS = ("serious", "critical")
@@ -46,8 +47,11 @@ def test_page_has_no_serious_accessibility_violation_of_ours(page: Page, site_pa
     page.goto(site_page.url, wait_until="networkidle")
     ours, _ = violations(page)
     if ours:
-        pytest.fail(f"{site_page}: {len(ours)} serious or critical axe-core finding(s) in this site's markup:\n"
-                    + "\n".join(f"    {line}" for line in ours), pytrace=False)
+        pytest.fail(
+            f"{site_page}: {len(ours)} serious or critical axe-core finding(s) in this site's markup:\n"
+            + "\n".join(f"    {line}" for line in ours),
+            pytrace=False,
+        )
 
 
 def test_the_theme_findings_listed_are_still_there(page: Page) -> None:
@@ -56,7 +60,9 @@ def test_the_theme_findings_listed_are_still_there(page: Page) -> None:
     page.goto(PAGES[0].url, wait_until="networkidle")
     _, theirs = violations(page)
     for rule in THEME_INHERENT:
-        assert any(line.startswith(rule + " ") for line in theirs), f"{rule} no longer occurs; remove it from THEME_INHERENT"
+        assert any(line.startswith(rule + " ") for line in theirs), (
+            f"{rule} no longer occurs; remove it from THEME_INHERENT"
+        )
 
 
 def test_a_contrast_failure_in_our_markup_is_caught(page: Page) -> None:

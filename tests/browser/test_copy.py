@@ -10,6 +10,7 @@ reader downloads them), and the scenario is verified from there against its scri
 run must pass, and each output shown on the page must be what the copied program printed.
 Under each block, the download link must give the file that ran, byte for byte.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -20,12 +21,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page
 
-from verified_docs.normalise import normalise
-from verified_docs.scenario import Program, Scenario, discover_project
-from verified_docs.verify import RunVerdict, verify_scenario
+from verified_docs.verify.normalise import normalise
+from verified_docs.scenario.load import Program, Scenario, discover_project
+from verified_docs.verify.verdict import RunVerdict, verify_scenario
 
-from .dom import copy_via_button, reveal, tab_label, tab_sets
-from .pages import ExpectedExample, ROOT, Page as SitePage, expected_examples, site_pages
+from tests.browser.dom import copy_via_button, reveal, tab_label, tab_sets
+from tests.browser.pages import ExpectedExample, ROOT, Page as SitePage, expected_examples, site_pages
 
 SCENARIOS = {s.name: s for s in discover_project(ROOT)}
 EXAMPLE_PAGES = [p for p in site_pages() if expected_examples(p, SCENARIOS)]
@@ -83,8 +84,13 @@ def copy_page(page: Page, site_page: SitePage) -> tuple[list[str], dict[str, Cop
         for tab, panel in zip(example.tabs, panels):
             reveal(panel)  # an example may sit in a tab of a set that is not about languages
             if len(panels) > 1:
-                set_index = page.locator(".vd-example").nth(index).evaluate(
-                    "w => [...document.querySelectorAll('.tabbed-set')].indexOf(w.querySelector('.tabbed-set'))")
+                set_index = (
+                    page.locator(".vd-example")
+                    .nth(index)
+                    .evaluate(
+                        "w => [...document.querySelectorAll('.tabbed-set')].indexOf(w.querySelector('.tabbed-set'))"
+                    )
+                )
                 tab_label(page, set_index, tab.label).click()
             name = tab.program.name
             wanted = []
@@ -92,12 +98,20 @@ def copy_page(page: Page, site_page: SitePage) -> tuple[list[str], dict[str, Cop
                 title = name if len(panels) > 1 else f"{tab.label} · {name}"
                 wanted.append((title, tab.whole.text, f"{tab.program.relative_to(ROOT)} (whole)", "program"))
             if tab.output:
-                wanted.append((f"Output of {name}", tab.output.read_text(encoding="utf-8"),
-                               str(tab.output.relative_to(ROOT)), "output"))
+                wanted.append(
+                    (
+                        f"Output of {name}",
+                        tab.output.read_text(encoding="utf-8"),
+                        str(tab.output.relative_to(ROOT)),
+                        "output",
+                    )
+                )
             blocks = panel.locator(".highlight")
             if blocks.count() != len(wanted):
-                problems.append(f"{where}: {tab.label}: expected {len(wanted)} code blocks "
-                                f"({', '.join(w[0] for w in wanted)}), got {blocks.count()}")
+                problems.append(
+                    f"{where}: {tab.label}: expected {len(wanted)} code blocks "
+                    f"({', '.join(w[0] for w in wanted)}), got {blocks.count()}"
+                )
                 continue
             for title, expected, source, kind in wanted:
                 block = panel.locator(f'.highlight:has(> .filename:text-is("{title}"))')
@@ -107,8 +121,11 @@ def copy_page(page: Page, site_page: SitePage) -> tuple[list[str], dict[str, Cop
                 got = copy_via_button(page, block)
                 # Material's copy button trims trailing whitespace; nothing else may differ.
                 if got != expected.rstrip():
-                    problems.append(_diff(where, f"'{title}' ({source}): the clipboard differs from what ran",
-                                          expected.rstrip(), got))
+                    problems.append(
+                        _diff(
+                            where, f"'{title}' ({source}): the clipboard differs from what ran", expected.rstrip(), got
+                        )
+                    )
                 if kind == "program":
                     mine.programs[tab.program] = got
                 else:
@@ -133,8 +150,10 @@ def _check_download(page: Page, panel: Locator, program: Path, where: str) -> li
 def _moved(scenario: Scenario, folder: Path) -> Scenario:
     """``scenario`` with its programs and support files read from ``folder`` (a copy of its
     own), its golden outputs still the repository's."""
+
     def move(p: Program) -> Program:
         return replace(p, path=folder / p.path.relative_to(scenario.folder))
+
     runs = tuple(replace(r, programs={lang: move(p) for lang, p in r.programs.items()}) for r in scenario.runs)
     return replace(scenario, folder=folder, runs=runs, support=tuple(move(p) for p in scenario.support))
 
@@ -143,7 +162,7 @@ def run_copies(scenario: Scenario, copies: Copies, into: Path) -> list[str]:
     """Write ``copies`` over a fresh copy of ``scenario``'s folder in ``into``, verify it against
     the scenario's scripted model, and return the problems: a run that failed, or an output
     shown on the page that is not what the copied program printed (compared after
-    :func:`~verified_docs.normalise.normalise`: ports, keys and ids differ between runs)."""
+    :func:`~verified_docs.verify.normalise.normalise`: ports, keys and ids differ between runs)."""
     folder = into / scenario.folder.name
     shutil.copytree(scenario.folder, folder, ignore=shutil.ignore_patterns("*.out", "__pycache__"))
     for original, text in copies.programs.items():
@@ -156,8 +175,16 @@ def run_copies(scenario: Scenario, copies: Copies, into: Path) -> list[str]:
         if got is None:
             problems.append(f"{where}: run '{run}' of {program.name} did not run from the copies")
         elif normalise(got).rstrip() != normalise(shown).rstrip():
-            problems.append(_diff(where, "the page shows an output the copied program does not print",
-                                  normalise(shown).rstrip(), normalise(got).rstrip(), "shown", "printed"))
+            problems.append(
+                _diff(
+                    where,
+                    "the page shows an output the copied program does not print",
+                    normalise(shown).rstrip(),
+                    normalise(got).rstrip(),
+                    "shown",
+                    "printed",
+                )
+            )
     return problems
 
 

@@ -7,6 +7,7 @@ page, each must have become an SVG (Material draws it into a closed shadow root;
 opens it by asking for ``mode: "open"`` before any script runs) holding exactly that many
 message labels and an accessible title, and its steps in words must list as many items.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,17 +17,20 @@ import pytest
 from playwright.sync_api import Page
 
 from verified_docs import ledger as ledger_mod
-from verified_docs.directive import find_directives
-from verified_docs.runner.languages import LANGUAGES
-from verified_docs.scenario import discover_project
+from verified_docs.render.directive import find_directives
+from verified_docs.run.languages import LANGUAGES
+from verified_docs.scenario.load import discover_project
 
-from .conftest import Visit
-from .pages import ROOT, Page as SitePage, site_pages
+from tests.browser.conftest import Visit
+from tests.browser.pages import ROOT, Page as SitePage, site_pages
 
 SCENARIOS = {s.name: s for s in discover_project(ROOT)}
 PAGES = site_pages()
-DIAGRAM_PAGES = [p for p in PAGES
-                 if any(d.kind == "diagram" for d in find_directives(p.source.read_text(encoding="utf-8"), p.source))]
+DIAGRAM_PAGES = [
+    p
+    for p in PAGES
+    if any(d.kind == "diagram" for d in find_directives(p.source.read_text(encoding="utf-8"), p.source))
+]
 
 # Material attaches each drawn diagram to a closed shadow root; open it so the test can read the SVG.
 OPEN_SHADOWS = """
@@ -93,13 +97,17 @@ def diagram_problems(page: Page, site_page: SitePage, ledger: ledger_mod.Ledger)
     page.wait_for_function("() => !document.querySelector('div.verified-diagram > pre.mermaid')", timeout=60_000)
     drawn = page.evaluate(_DRAWN)
     if len(drawn) != len(wanted):
-        return [f"{site_page}: expected {len(wanted)} diagrams ({', '.join(w for w, _ in wanted)}), "
-                f"the page has {len(drawn)}"]
+        return [
+            f"{site_page}: expected {len(wanted)} diagrams ({', '.join(w for w, _ in wanted)}), "
+            f"the page has {len(drawn)}"
+        ]
     problems = []
     for (which, n), d in zip(wanted, drawn):
         if d["drawn"] != n or d["numbers"] != n or d["declared"] != n or d["words"] != n:
-            problems.append(f"{which}: recorded {n} messages; the figure says {d['declared']}, its SVG draws "
-                            f"{d['drawn']} arrows numbered {d['numbers']} times, its steps in words list {d['words']}")
+            problems.append(
+                f"{which}: recorded {n} messages; the figure says {d['declared']}, its SVG draws "
+                f"{d['drawn']} arrows numbered {d['numbers']} times, its steps in words list {d['words']}"
+            )
         if not d["title"] or f"in {n} messages" not in d["title"]:
             problems.append(f"{which}: the SVG's accessible title is {d['title']!r}")
         if d["width"] < 200:
@@ -108,8 +116,9 @@ def diagram_problems(page: Page, site_page: SitePage, ledger: ledger_mod.Ledger)
 
 
 @pytest.mark.parametrize("site_page", DIAGRAM_PAGES, ids=str)
-def test_every_diagram_is_drawn_with_its_recorded_messages(page: Page, site_page: SitePage,
-                                                           ledger: ledger_mod.Ledger) -> None:
+def test_every_diagram_is_drawn_with_its_recorded_messages(
+    page: Page, site_page: SitePage, ledger: ledger_mod.Ledger
+) -> None:
     problems = diagram_problems(page, site_page, ledger)
     if problems:
         pytest.fail(f"{site_page}:\n" + "\n".join(f"    {p}" for p in problems), pytrace=False)

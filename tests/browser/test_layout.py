@@ -4,13 +4,14 @@ Each page of the built site is loaded at the desktop size (1280x800) with every 
 program unfolded (a reader may unfold it), and each code block in the content must be no
 wider than its box.
 """
+
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page
 
-from .conftest import DESKTOP
-from .pages import Page as SitePage, site_pages
+from tests.browser.conftest import DESKTOP
+from tests.browser.pages import Page as SitePage, site_pages
 
 PAGES = site_pages()
 _OVERFLOWING = """() => {
@@ -33,8 +34,11 @@ def test_every_code_block_fits_at_1280_px(page: Page, site_page: SitePage) -> No
     page.goto(site_page.url)
     wide = page.evaluate(_OVERFLOWING)
     if wide:
-        pytest.fail(f"{site_page}: {len(wide)} code block(s) scroll sideways at {DESKTOP['width']} px:\n"
-                    + "\n".join(f"    {w}" for w in wide), pytrace=False)
+        pytest.fail(
+            f"{site_page}: {len(wide)} code block(s) scroll sideways at {DESKTOP['width']} px:\n"
+            + "\n".join(f"    {w}" for w in wide),
+            pytrace=False,
+        )
 
 
 def test_a_long_line_is_caught(page: Page) -> None:

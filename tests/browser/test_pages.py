@@ -3,6 +3,7 @@ link between pages resolves, every code block has a copy button, no list is left
 Markdown, and it is photographed at a desktop and a phone width into ``build/screenshots/``
 (where it must not scroll sideways).
 """
+
 from __future__ import annotations
 
 import re
@@ -12,8 +13,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from .conftest import PHONE, Visit
-from .pages import Page as SitePage, site_pages
+from tests.browser.conftest import PHONE, Visit
+from tests.browser.pages import Page as SitePage, site_pages
 
 PAGES = site_pages()
 
@@ -24,8 +25,9 @@ def test_page_raises_no_console_errors(visit: Callable[[SitePage], Visit], site_
     # with them); anything else the page logs as an error, or throws, fails here.
     seen = visit(site_page)
     if seen.errors:
-        pytest.fail(f"{site_page}: the page reported errors:\n" + "\n".join(f"    {e}" for e in seen.errors),
-                    pytrace=False)
+        pytest.fail(
+            f"{site_page}: the page reported errors:\n" + "\n".join(f"    {e}" for e in seen.errors), pytrace=False
+        )
 
 
 @pytest.mark.parametrize("site_page", PAGES, ids=str)
@@ -36,8 +38,9 @@ def test_every_heading_anchor_resolves(visit: Callable[[SitePage], Visit], site_
     for link in seen.headerlinks:
         target = link["fragment"]
         if not link["samePage"] or not target or target != link["heading"]:
-            problems.append(f"{link['text']!r}: anchor {link['href']!r} does not point at its heading "
-                            f"(id {link['heading']!r})")
+            problems.append(
+                f"{link['text']!r}: anchor {link['href']!r} does not point at its heading (id {link['heading']!r})"
+            )
         elif seen.ids.count(target) != 1:
             problems.append(f"{link['text']!r}: id {target!r} is on the page {seen.ids.count(target)} times")
     if problems:
@@ -49,8 +52,9 @@ def _static_ids(html: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("site_page", PAGES, ids=str)
-def test_every_link_between_pages_resolves(visit: Callable[[SitePage], Visit], site_page: SitePage,
-                                           site_url: str, built_site) -> None:
+def test_every_link_between_pages_resolves(
+    visit: Callable[[SitePage], Visit], site_page: SitePage, site_url: str, built_site
+) -> None:
     """Every same-site link (navigation, content, footer, tab labels) reaches a file of the
     built site, and its fragment, if any, an id on the target page (as loaded, for links within
     the page; in the target's HTML otherwise)."""
@@ -87,8 +91,7 @@ def test_every_link_between_pages_resolves(visit: Callable[[SitePage], Visit], s
 @pytest.mark.parametrize("site_page", PAGES, ids=str)
 def test_every_code_block_has_a_copy_button(visit: Callable[[SitePage], Visit], site_page: SitePage) -> None:
     seen = visit(site_page)
-    missing = [block["id"] or "(no id)" for block in seen.code_blocks
-               if block["copies"] != f"#{block['id']} > code"]
+    missing = [block["id"] or "(no id)" for block in seen.code_blocks if block["copies"] != f"#{block['id']} > code"]
     assert not missing, f"{site_page}: code blocks without a copy button of their own: {', '.join(missing)}"
 
 
@@ -97,8 +100,11 @@ def test_no_list_is_left_as_raw_markdown(visit: Callable[[SitePage], Visit], sit
     # A list glued to the line above it (no blank line between) shows its "- " markers as text.
     seen = visit(site_page)
     if seen.unrendered_lists:
-        pytest.fail(f"{site_page}: paragraphs that hold an unrendered list:\n"
-                    + "\n".join(f"    {text!r}" for text in seen.unrendered_lists), pytrace=False)
+        pytest.fail(
+            f"{site_page}: paragraphs that hold an unrendered list:\n"
+            + "\n".join(f"    {text!r}" for text in seen.unrendered_lists),
+            pytrace=False,
+        )
 
 
 @pytest.mark.parametrize("site_page", PAGES, ids=str)
@@ -108,5 +114,7 @@ def test_screenshots_at_desktop_and_phone_width(visit: Callable[[SitePage], Visi
         assert png.is_file() and png.stat().st_size > 0, f"{site_page}: no screenshot at {png}"
     # A page wider than the phone scrolls sideways as a whole; wide code and tables must
     # scroll inside their own boxes instead.
-    assert seen.phone_overflow <= 0, (f"{site_page}: at {PHONE['width']}px the page is {seen.phone_overflow}px "
-                                      f"wider than the screen (see {seen.phone_png})")
+    assert seen.phone_overflow <= 0, (
+        f"{site_page}: at {PHONE['width']}px the page is {seen.phone_overflow}px "
+        f"wider than the screen (see {seen.phone_png})"
+    )

@@ -1,6 +1,7 @@
 """What a reader expects of the site's chrome: a light/dark toggle that is remembered,
 instant navigation (a link swaps the page in without reloading the document), and an edit link
 on every page to its Markdown source."""
+
 from __future__ import annotations
 
 import re
@@ -9,8 +10,8 @@ from playwright.sync_api import Page
 
 from conftest import TEST_EDIT_URI
 
-from .dom import wait_for_js
-from .pages import DOCS, site_pages
+from tests.browser.dom import wait_for_js
+from tests.browser.pages import DOCS, site_pages
 
 SCHEME = "() => document.body.getAttribute('data-md-color-scheme')"
 # Material shows one toggle label at a time: the one that switches to the other palette.
@@ -34,18 +35,26 @@ def test_links_navigate_without_reloading_the_document(page: Page, built_site, s
     sitemap's URLs (made from ``site_url``) by path. The test serves the site at another origin
     and path, so it rebases the sitemap's URLs onto the test server, as if deployed there."""
     locs = re.findall(r"<loc>([^<]+)</loc>", (built_site.site / "sitemap.xml").read_text(encoding="utf-8"))
-    assert locs, ("sitemap.xml lists no pages (mkdocs.yml sets no site_url), so Material's instant navigation "
-                  "intercepts no link and every click reloads the whole document")
+    assert locs, (
+        "sitemap.xml lists no pages (mkdocs.yml sets no site_url), so Material's instant navigation "
+        "intercepts no link and every click reloads the whole document"
+    )
     base = min(locs, key=len)  # the home page: every other URL starts with it
-    rebased = "".join(f"<url><loc>{site_url}{loc[len(base):]}</loc></url>" for loc in locs)
-    page.route(f"{site_url}sitemap.xml", lambda route: route.fulfill(
-        content_type="application/xml",
-        body=f'<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
-             f"{rebased}</urlset>"))
+    rebased = "".join(f"<url><loc>{site_url}{loc[len(base) :]}</loc></url>" for loc in locs)
+    page.route(
+        f"{site_url}sitemap.xml",
+        lambda route: route.fulfill(
+            content_type="application/xml",
+            body=f'<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            f"{rebased}</urlset>",
+        ),
+    )
     page.goto("", wait_until="networkidle")
     page.evaluate("() => { window.__same_document = true }")
-    index = page.evaluate("() => Array.from(document.querySelectorAll('.md-content a[href]'))"
-                          ".findIndex(a => a.origin === location.origin && a.pathname !== location.pathname)")
+    index = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.md-content a[href]'))"
+        ".findIndex(a => a.origin === location.origin && a.pathname !== location.pathname)"
+    )
     assert index >= 0, "the home page's content links to no other page"
     link = page.locator(".md-content a[href]").nth(index)
     href = link.evaluate("a => a.href")

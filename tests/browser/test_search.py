@@ -10,6 +10,7 @@ A second test does the same for a word found only in a tab that is not shown by 
 the inline-versus-durable tab sets): following the result must select that tab, so the
 highlighted word is in view (``docs/javascripts/search-hit-tab.js``).
 """
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,9 @@ from pathlib import Path
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from verified_docs.scenario import discover_project
+from verified_docs.scenario.load import discover_project
 
-from .pages import DOCS, ROOT, Page as SitePage, expected_examples, site_pages
+from tests.browser.pages import DOCS, ROOT, Page as SitePage, expected_examples, site_pages
 
 _WORD = re.compile(r"(?:(?<=\s)|^)([a-z]{6,})(?=\s|$)", re.MULTILINE)
 
@@ -46,8 +47,11 @@ def word_only_in_code(site: Path) -> tuple[str, SitePage]:
                 for word in _WORD.findall(tab.code.text if tab.code else ""):
                     if word in prose:
                         continue
-                    pages = {doc["location"].split("#")[0] for doc in index
-                             if word in (doc["title"] + " " + doc["text"]).lower()}
+                    pages = {
+                        doc["location"].split("#")[0]
+                        for doc in index
+                        if word in (doc["title"] + " " + doc["text"]).lower()
+                    }
                     if pages == {site_page.url}:
                         candidates.append((word, site_page))
     assert candidates, "no word of six letters or more appears only in the code of one page"
@@ -78,8 +82,11 @@ def word_only_in_a_hidden_tab(page: Page, site: Path) -> tuple[str, SitePage]:
     for site_page in site_pages():
         page.goto(site_page.url)
         for word in page.evaluate(_HIDDEN_TAB_WORDS):
-            pages = {doc["location"].split("#")[0] for doc in index
-                     if re.search(rf"\b{word}\b", (doc["title"] + " " + doc["text"]).lower())}
+            pages = {
+                doc["location"].split("#")[0]
+                for doc in index
+                if re.search(rf"\b{word}\b", (doc["title"] + " " + doc["text"]).lower())
+            }
             if pages == {site_page.url}:
                 candidates.append((word, site_page))
     assert candidates, "no word appears only in a tab that is hidden by default (is there a non-language tab set?)"
@@ -87,7 +94,8 @@ def word_only_in_a_hidden_tab(page: Page, site: Path) -> tuple[str, SitePage]:
 
 
 def test_search_finds_a_word_only_in_a_hidden_tab_and_following_it_shows_that_tab(
-        page: Page, built_site, site_url: str) -> None:
+    page: Page, built_site, site_url: str
+) -> None:
     word, target = word_only_in_a_hidden_tab(page, built_site.site)
     page.goto("")
     search = page.locator("input.md-search__input")
@@ -95,8 +103,10 @@ def test_search_finds_a_word_only_in_a_hidden_tab_and_following_it_shows_that_ta
     search.press_sequentially(word)
     hits = page.locator("a.md-search-result__link:has(mark)")
     hits.first.wait_for(timeout=10_000)
-    hrefs = page.evaluate("() => Array.from(document.querySelectorAll('a.md-search-result__link:has(mark)'), "
-                          "a => new URL(a.href).pathname)")
+    hrefs = page.evaluate(
+        "() => Array.from(document.querySelectorAll('a.md-search-result__link:has(mark)'), "
+        "a => new URL(a.href).pathname)"
+    )
     assert f"/{target.url}" in hrefs, f"searching {word!r}: expected a result on {target}, got {hrefs}"
     hits.nth(hrefs.index(f"/{target.url}")).click()
     page.wait_for_url(re.compile(re.escape(site_url + target.url) + r"(\?|#|$)"))
@@ -110,7 +120,8 @@ def test_search_finds_a_word_only_in_a_hidden_tab_and_following_it_shows_that_ta
     except PlaywrightTimeout:
         pass
     assert page.evaluate(visible_marks, word) > 0, (
-        f"{target}: after following the result for {word!r}, the tab holding it is still hidden")
+        f"{target}: after following the result for {word!r}, the tab holding it is still hidden"
+    )
     assert not page.log.errors, "\n".join(page.log.errors)
 
 
@@ -122,15 +133,18 @@ def test_search_finds_a_word_only_in_code_and_leads_to_its_page(page: Page, buil
     search.press_sequentially(word)  # Material searches on key events, not on a bare value change
     hits = page.locator("a.md-search-result__link:has(mark)")
     hits.first.wait_for(timeout=10_000)
-    hrefs = page.evaluate("() => Array.from(document.querySelectorAll('a.md-search-result__link:has(mark)'), "
-                          "a => new URL(a.href).pathname)")
+    hrefs = page.evaluate(
+        "() => Array.from(document.querySelectorAll('a.md-search-result__link:has(mark)'), "
+        "a => new URL(a.href).pathname)"
+    )
     assert f"/{target.url}" in hrefs, f"searching {word!r}: expected a result on {target} (/{target.url}), got {hrefs}"
     hits.nth(hrefs.index(f"/{target.url}")).click()
     page.wait_for_url(re.compile(re.escape(site_url + target.url) + r"(\?|#|$)"))
     marks = highlighted_marks(page, word, ".md-content mark[data-md-highlight]", timeout_ms=5000)
     assert {"inCode": True, "visible": True} in marks, (
         f"{target}: after following the result for {word!r}, expected it highlighted and visible in a code "
-        f"block, got {marks}")
+        f"block, got {marks}"
+    )
 
 
 def highlighted_marks(page: Page, word: str, selector: str, timeout_ms: float) -> list[dict]:

@@ -1,5 +1,6 @@
 """The author loop in Chromium: an open page reloads by itself after a save, shows the new
 program, carries the failure banner while a save broke verification, and loses it once fixed."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,10 +8,10 @@ from pathlib import Path
 from playwright.sync_api import Browser
 
 from tests.serving import PROGRAM, make_project, serving
-from verified_docs.preview_server import BANNER_ID
+from verified_docs.serve.preview import BANNER_ID
 
-from .conftest import new_context
-from .pages import SCREENSHOTS
+from tests.browser.conftest import new_context
+from tests.browser.pages import SCREENSHOTS
 
 OLD_COMMENT = "# First call: nothing has been approved yet, so suspend with a Request."
 NEW_COMMENT = "# First call: nothing is approved yet, so suspend with a Request."
@@ -23,8 +24,9 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
 
 
-def test_an_open_page_reloads_after_a_save_and_carries_the_banner_while_it_is_broken(browser: Browser,
-                                                                                     tmp_path: Path) -> None:
+def test_an_open_page_reloads_after_a_save_and_carries_the_banner_while_it_is_broken(
+    browser: Browser, tmp_path: Path
+) -> None:
     project = make_project(tmp_path)
     with serving(project) as served:
         assert served.next_epoch(0)["ok"] is True, served.printed()

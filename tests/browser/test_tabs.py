@@ -9,6 +9,7 @@ none) and run the click, reload and move cycle only once a second language exist
 with two languages runs on ``samples/linked-tabs``, which is built from the real ``mkdocs.yml``
 (``INHERIT``), so it fails if the site's configuration stops linking tabs.
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -16,11 +17,11 @@ from typing import Callable
 import pytest
 from playwright.sync_api import Browser, Page
 
-from verified_docs.runner.languages import LANGUAGES
+from verified_docs.run.languages import LANGUAGES
 
-from .conftest import Visit, new_context
-from .dom import checked_labels, stored_tabs, tab_label, tab_sets, wait_for_checked
-from .pages import LANGUAGE_LABELS, Page as SitePage, site_pages
+from tests.browser.conftest import Visit, new_context
+from tests.browser.dom import checked_labels, stored_tabs, tab_label, tab_sets, wait_for_checked
+from tests.browser.pages import LANGUAGE_LABELS, Page as SitePage, site_pages
 
 PAGES = site_pages()
 LANGUAGE_ORDER = [language.display for language in LANGUAGES.values()]
@@ -32,8 +33,10 @@ def _is_language_set(labels: tuple[str, ...]) -> bool:
 
 # --- the sample: two languages and a set that is not about languages --------------------------
 
-def test_sample_language_choice_links_sets_survives_reload_and_navigation(browser: Browser,
-                                                                         linked_tabs_url: str) -> None:
+
+def test_sample_language_choice_links_sets_survives_reload_and_navigation(
+    browser: Browser, linked_tabs_url: str
+) -> None:
     context, log = new_context(browser, linked_tabs_url)
     page = context.new_page()
     try:
@@ -41,15 +44,17 @@ def test_sample_language_choice_links_sets_survives_reload_and_navigation(browse
         assert checked_labels(page) == ["Python", "Python", "Inline"]
         tab_label(page, 1, "TypeScript").click()
         chosen = ["TypeScript", "TypeScript", "Inline"]
-        assert wait_for_checked(page, chosen) == chosen, \
+        assert wait_for_checked(page, chosen) == chosen, (
             "choosing TypeScript in the second set must select it in the first and leave Inline/Durable alone"
+        )
         assert stored_tabs(page) == ["TypeScript"], "the choice is remembered in localStorage"
         page.reload()
         assert checked_labels(page) == chosen, "the choice survives a reload"
         page.get_by_role("link", name="the other page", exact=True).click()
         page.wait_for_url("**/other/")
-        assert wait_for_checked(page, ["TypeScript", "Inline"]) == ["TypeScript", "Inline"], \
+        assert wait_for_checked(page, ["TypeScript", "Inline"]) == ["TypeScript", "Inline"], (
             "the choice follows the reader to another page"
+        )
         page.goto("other/")
         assert checked_labels(page) == ["TypeScript", "Inline"], "and to a page loaded afresh"
         tab_label(page, 0, "Python").click()
@@ -61,6 +66,7 @@ def test_sample_language_choice_links_sets_survives_reload_and_navigation(browse
 
 
 # --- the real site -------------------------------------------------------------------------------
+
 
 def test_real_site_turns_tab_linking_on(page: Page) -> None:
     """The feature is site-wide, so it is on for the day a second language runs."""
@@ -81,20 +87,25 @@ def test_real_site_tab_sets_are_language_sets_or_none_of_them(visit: Callable[[S
             if not language_labels:
                 continue
             if len(language_labels) != len(s.labels):
-                problems.append(f"{site_page}: tab set {s.index + 1} mixes languages and other labels: "
-                                f"{list(s.labels)}")
+                problems.append(
+                    f"{site_page}: tab set {s.index + 1} mixes languages and other labels: {list(s.labels)}"
+                )
             elif sorted(s.labels, key=LANGUAGE_ORDER.index) != list(s.labels) or len(set(s.labels)) != len(s.labels):
-                problems.append(f"{site_page}: tab set {s.index + 1}: expected languages once each in the order "
-                                f"{LANGUAGE_ORDER}, got {list(s.labels)}")
+                problems.append(
+                    f"{site_page}: tab set {s.index + 1}: expected languages once each in the order "
+                    f"{LANGUAGE_ORDER}, got {list(s.labels)}"
+                )
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
 
 
 def test_real_site_language_choice_links_sets_survives_reload_and_navigation(
-        page: Page, visit: Callable[[SitePage], Visit]) -> None:
+    page: Page, visit: Callable[[SitePage], Visit]
+) -> None:
     """On the page with the most tab sets offering two languages or more, choose each language
     in its last such set (ending on one that is not the default), then reload, then open the
     next page with such a set."""
+
     def offering_several(p: SitePage) -> list[int]:
         return [s.index for s in visit(p).tab_sets if _is_language_set(s.labels) and len(s.labels) > 1]
 
@@ -102,8 +113,12 @@ def test_real_site_language_choice_links_sets_survives_reload_and_navigation(
     if not pages:
         # One language ran: then no example may carry a tab bar at all (its block's title names
         # the language); the sample site runs the cycle below until a second language runs.
-        one_tab_bars = [f"{p}: tab set {s.index + 1} {list(s.labels)}" for p in PAGES for s in visit(p).tab_sets
-                        if _is_language_set(s.labels)]
+        one_tab_bars = [
+            f"{p}: tab set {s.index + 1} {list(s.labels)}"
+            for p in PAGES
+            for s in visit(p).tab_sets
+            if _is_language_set(s.labels)
+        ]
         assert not one_tab_bars, "a tab bar offering a single language:\n" + "\n".join(one_tab_bars)
         return
     first = pages[0]
@@ -122,13 +137,16 @@ def test_real_site_language_choice_links_sets_survives_reload_and_navigation(
     for second in pages[1:2]:
         page.goto(second.url)
         after = tab_sets(page)
-        expected = [chosen if _is_language_set(s.labels) and chosen in s.labels else d.checked
-                    for s, d in zip(after, visit(second).tab_sets)]
+        expected = [
+            chosen if _is_language_set(s.labels) and chosen in s.labels else d.checked
+            for s, d in zip(after, visit(second).tab_sets)
+        ]
         assert [s.checked for s in after] == expected, f"{second}: the choice of {chosen} did not follow the reader"
 
 
-def test_real_site_other_tab_sets_do_not_switch_together(browser: Browser, site_url: str,
-                                                         visit: Callable[[SitePage], Visit]) -> None:
+def test_real_site_other_tab_sets_do_not_switch_together(
+    browser: Browser, site_url: str, visit: Callable[[SitePage], Visit]
+) -> None:
     """Tab sets that are not about languages (inline versus durable, say) must not switch each
     other, on one page or across pages."""
     pages = [p for p in PAGES if any(not _is_language_set(s.labels) for s in visit(p).tab_sets)]
@@ -150,16 +168,20 @@ def test_real_site_other_tab_sets_do_not_switch_together(browser: Browser, site_
                 expected = [label if i == s.index else c for i, c in enumerate(before)]
                 got = wait_for_checked(page, expected)
                 if got != expected:
-                    problems.append(f"{site_page}: choosing {label!r} in tab set {s.index + 1} changed others: "
-                                    f"expected {expected}, got {got}")
+                    problems.append(
+                        f"{site_page}: choosing {label!r} in tab set {s.index + 1} changed others: "
+                        f"expected {expected}, got {got}"
+                    )
         for other in pages:
             if other == site_page:
                 continue  # a set may remember its own reader's choice
             page.goto(other.url)
             defaults = [s.checked for s in visit(other).tab_sets]
             if checked_labels(page) != defaults:
-                problems.append(f"{other}: after choices on {site_page}, expected the tab sets at {defaults}, "
-                                f"got {checked_labels(page)}")
+                problems.append(
+                    f"{other}: after choices on {site_page}, expected the tab sets at {defaults}, "
+                    f"got {checked_labels(page)}"
+                )
         context.close()
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)

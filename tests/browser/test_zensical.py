@@ -6,6 +6,7 @@ another host. The MkDocs build has the full browser suite; the README says what 
 Zensical's search dialog lives in a shadow root (opened here as for Mermaid's diagrams) and its
 results are ``a[role=option]`` links, unlike Material's ``a.md-search-result__link``.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,13 +16,13 @@ import pytest
 from playwright.sync_api import Page
 
 from verified_docs import ledger as ledger_mod
-from verified_docs.scenario import discover_project
+from verified_docs.scenario.load import discover_project
 
-from .dom import tab_label, tab_sets
-from .pages import ROOT, site_pages
-from .test_copy import copy_page, run_copies
-from .test_diagrams import DIAGRAM_PAGES, OPEN_SHADOWS, diagram_problems
-from .test_search import highlighted_marks, word_only_in_code
+from tests.browser.dom import tab_label, tab_sets
+from tests.browser.pages import ROOT, site_pages
+from tests.browser.test_copy import copy_page, run_copies
+from tests.browser.test_diagrams import DIAGRAM_PAGES, OPEN_SHADOWS, diagram_problems
+from tests.browser.test_search import highlighted_marks, word_only_in_code
 
 PAGES = {p.url: p for p in site_pages()}
 SCENARIOS = {s.name: s for s in discover_project(ROOT)}
@@ -49,7 +50,9 @@ def test_copy_buttons_copy_programs_that_run_and_print_what_the_page_shows(zensi
     assert not zensical_page.log.errors, zensical_page.log.errors
 
 
-def test_search_finds_a_word_only_in_code_and_leads_to_it(zensical_page: Page, zensical_site, zensical_url: str) -> None:
+def test_search_finds_a_word_only_in_code_and_leads_to_it(
+    zensical_page: Page, zensical_site, zensical_url: str
+) -> None:
     page = zensical_page
     word, target = word_only_in_code(zensical_site.site)
     page.add_init_script(OPEN_SHADOWS)
@@ -66,7 +69,8 @@ def test_search_finds_a_word_only_in_code_and_leads_to_it(zensical_page: Page, z
     marks = highlighted_marks(page, word, ".md-content mark", timeout_ms=20_000)
     assert {"inCode": True, "visible": True} in marks, (
         f"{target}: after following the result for {word!r}, expected it highlighted and visible in a code "
-        f"block, got {marks}")
+        f"block, got {marks}"
+    )
     assert not page.log.errors and not page.log.blocked, page.log
 
 

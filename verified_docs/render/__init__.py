@@ -1,6 +1,7 @@
-"""Turn a page's example directive into a pymdownx.tabbed block, one tab per verified language.
+"""The render stage: ``docs/`` plus this build's ledger become plain Markdown.
 
-``resolve`` checks the directive against the scenarios and the ledger (failing with the page
-and line); ``tabs`` renders the block with a jinja2 template. Code never passes through jinja:
-the template emits pymdownx.snippets include lines, so the page holds exactly the file's bytes.
+In: the pages, their directives and claims, the ledger, the scenarios and the release matrix.
+Out: ``build/rendered/`` (every directive and claim rendered, the verified programs, the Mermaid
+script) and a generated ``mkdocs.yml``, for any Python-Markdown site generator. ``pages`` runs
+the stage; code never passes through jinja2: blocks are pymdownx.snippets include lines.
 """

@@ -1,5 +1,6 @@
 """Render the contract: each SPEC §10 rule with where it comes from, what the Python port
 does with it (citing the installed source), and the pages whose verified scenarios show it."""
+
 from __future__ import annotations
 
 import html
@@ -8,10 +9,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..directive import Directive
-from ..errors import Problem, SourceError
-from ..rules import Coverage, Rule, Source, code_problems, installed_package_dir
-from .templating import code, render
+from verified_docs.render.directive import Directive
+from verified_docs.errors import Problem, SourceError
+from verified_docs.scenario.rules import Coverage, Rule, Source, code_problems, installed_package_dir
+from verified_docs.render.templating import code, render
 
 _STATUS_WORD = {"follows": "follows", "departs": "**departs**", "lacks": "lacks"}
 _CODE_SPAN = re.compile(r"(`+).+?(?<!`)\1(?!`)")
@@ -24,7 +25,7 @@ def plain(text: str) -> str:
     escapes them itself)."""
     out, pos = [], 0
     for m in _CODE_SPAN.finditer(text):
-        out += [html.escape(text[pos:m.start()], quote=False), m.group(0)]
+        out += [html.escape(text[pos : m.start()], quote=False), m.group(0)]
         pos = m.end()
     return "".join(out + [html.escape(text[pos:], quote=False)])
 
@@ -47,8 +48,12 @@ class Section:
 
 # What kind of document a rule's source is, by the prefix of its id in the rules file's
 # `documents:` (the summary table's "Written in" column).
-_KINDS = (("spec", "SPEC §10"), ("adr-0026", "ADR-0026 (Proposed)"), ("changelog", "changelog"),
-          ("measured", "measured here only"))
+_KINDS = (
+    ("spec", "SPEC §10"),
+    ("adr-0026", "ADR-0026 (Proposed)"),
+    ("changelog", "changelog"),
+    ("measured", "measured here only"),
+)
 
 
 def written_in(rule: Rule) -> str:
@@ -59,8 +64,13 @@ def written_in(rule: Rule) -> str:
     for s in rule.sources:
         kind = next((label for prefix, label in _KINDS if s.document.id.startswith(prefix)), None)
         if kind is None:
-            raise SourceError(Problem(rule.where, f"rule {rule.id}: document {s.document.id!r} is of no known kind",
-                                      ("a document id starts with " + ", ".join(p for p, _ in _KINDS),)))
+            raise SourceError(
+                Problem(
+                    rule.where,
+                    f"rule {rule.id}: document {s.document.id!r} is of no known kind",
+                    ("a document id starts with " + ", ".join(p for p, _ in _KINDS),),
+                )
+            )
         if kind not in kinds:
             kinds.append(kind)
     return ", ".join(kinds)
@@ -79,8 +89,9 @@ def source_text(s: Source) -> str:
     return f"{name}, {plain(s.where)}{quote}"
 
 
-def render_contract(directive: Directive, page: str, covered: list[Coverage], titles: dict[str, str],
-                    package: Path | None = None) -> str:
+def render_contract(
+    directive: Directive, page: str, covered: list[Coverage], titles: dict[str, str], package: Path | None = None
+) -> str:
     """Markdown for ``covered``: a summary table, then a section per rule. ``page`` is the
     contract page (posix, relative to docs); ``titles`` maps a page to its title; ``package``
     is the site-packages folder holding the toolnexus whose lines the rules cite (default:
@@ -105,11 +116,22 @@ def render_contract(directive: Directive, page: str, covered: list[Coverage], ti
         asserting = []
         for name, title, pages in c.asserting:
             if not pages:
-                raise SourceError(Problem(directive.where, f"rule {rule.id}: {name}, which asserts the departure, "
-                                                           "is on no page"))
+                raise SourceError(
+                    Problem(directive.where, f"rule {rule.id}: {name}, which asserts the departure, is on no page")
+                )
             asserting.append(_link(page, pages[0], title))
         shown = ", ".join(_link(page, p, titles.get(p, p)) for p in c.pages)
-        sections.append(Section(rule, plain(rule.title), plain(rule.text), _STATUS_WORD[rule.python],
-                                written_in(rule), tuple(source_text(s) for s in rule.sources),
-                                python, shown, ", ".join(asserting)))
+        sections.append(
+            Section(
+                rule,
+                plain(rule.title),
+                plain(rule.text),
+                _STATUS_WORD[rule.python],
+                written_in(rule),
+                tuple(source_text(s) for s in rule.sources),
+                python,
+                shown,
+                ", ".join(asserting),
+            )
+        )
     return render("contract.md.j2", directive.indent, directive=directive, sections=sections)

@@ -4,21 +4,22 @@ diagram's text alternative, in a collapsed block of its caption).
 
 The Mermaid text comes from :meth:`~verified_docs.ledger.Ledger.diagram`, so it is exactly
 what the guard accepts; Material's Mermaid integration draws it in the browser from the
-bundled script (:mod:`verified_docs.vendor`).
+bundled script (:mod:`verified_docs.render.vendor`).
 """
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..directive import Directive
-from ..errors import Problem, SourceError
-from ..ledger import Ledger, sha256_file
-from ..runner.languages import LANGUAGES
-from ..scenario import Scenario
-from ..timeline import steps_in_words
-from .templating import render
+from verified_docs.render.directive import Directive
+from verified_docs.errors import Problem, SourceError
+from verified_docs.ledger import Ledger, sha256_file
+from verified_docs.run.languages import LANGUAGES
+from verified_docs.scenario.load import Scenario
+from verified_docs.verify.timeline import steps_in_words
+from verified_docs.render.templating import render
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,9 @@ class RunDiagram:
         return "`" * max(3, longest + 1)
 
 
-def resolve_diagrams(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger,
-                     root: Path) -> tuple[RunDiagram, ...]:
+def resolve_diagrams(
+    directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger, root: Path
+) -> tuple[RunDiagram, ...]:
     """The diagrams ``directive`` asks for: every run of its scenario in order (or only
     ``run``), each language in :data:`LANGUAGES` order.
 
@@ -53,14 +55,24 @@ def resolve_diagrams(directive: Directive, scenarios: dict[str, Scenario], ledge
     where = directive.where
     scenario = scenarios.get(directive.scenario)
     if scenario is None:
-        raise SourceError(Problem(where, f"unknown scenario '{directive.scenario}'",
-                                  (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",)))
+        raise SourceError(
+            Problem(
+                where,
+                f"unknown scenario '{directive.scenario}'",
+                (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",),
+            )
+        )
     runs = scenario.runs
     if directive.run:
         runs = tuple(r for r in scenario.runs if r.name == directive.run)
         if not runs:
-            raise SourceError(Problem(where, f"scenario '{scenario.name}' has no run '{directive.run}'",
-                                      (f"valid runs: {', '.join(r.name for r in scenario.runs)}",)))
+            raise SourceError(
+                Problem(
+                    where,
+                    f"scenario '{scenario.name}' has no run '{directive.run}'",
+                    (f"valid runs: {', '.join(r.name for r in scenario.runs)}",),
+                )
+            )
     out = []
     for run in runs:
         for lang in (x for x in LANGUAGES if x in run.programs):
@@ -69,19 +81,40 @@ def resolve_diagrams(directive: Directive, scenarios: dict[str, Scenario], ledge
             entry = ledger.programs.get(rel)
             if entry is None or not entry["passed"] or run.name not in entry["runs"]:
                 state = "did not pass" if entry else "was not verified"
-                raise SourceError(Problem(where, f"{rel} {state} in this build; the page cannot draw its run "
-                                                 f"'{run.name}'", ("run `nox -s docs`, which verifies every example "
-                                                                   "before building",)))
+                raise SourceError(
+                    Problem(
+                        where,
+                        f"{rel} {state} in this build; the page cannot draw its run '{run.name}'",
+                        ("run `nox -s docs`, which verifies every example before building",),
+                    )
+                )
             if entry["sha256"] != sha256_file(program.path):
-                raise SourceError(Problem(where, f"{rel} changed after it was verified; its diagram would draw "
-                                                 "an earlier program", ("run `nox -s docs` again",)))
+                raise SourceError(
+                    Problem(
+                        where,
+                        f"{rel} changed after it was verified; its diagram would draw an earlier program",
+                        ("run `nox -s docs` again",),
+                    )
+                )
             messages = ledger.story(rel, run.name)
-            out.append(RunDiagram(run.name, program.path.name, LANGUAGES[lang].display, ledger.diagram(rel, run.name),
-                                  steps_in_words(messages, program.path.name)))
+            out.append(
+                RunDiagram(
+                    run.name,
+                    program.path.name,
+                    LANGUAGES[lang].display,
+                    ledger.diagram(rel, run.name),
+                    steps_in_words(messages, program.path.name),
+                )
+            )
     if not any(d.mermaid for d in out):
-        raise SourceError(Problem(where, f"no run of '{scenario.name}' sent the model a request or called "
-                                         "toolnexus (a run, a tool, wait_for): there is nothing to draw",
-                                  ("remove the directive, or name a scenario whose runs talk to the model",)))
+        raise SourceError(
+            Problem(
+                where,
+                f"no run of '{scenario.name}' sent the model a request or called "
+                "toolnexus (a run, a tool, wait_for): there is nothing to draw",
+                ("remove the directive, or name a scenario whose runs talk to the model",),
+            )
+        )
     return tuple(out)
 
 
@@ -90,5 +123,6 @@ def render_diagrams(directive: Directive, scenarios: dict[str, Scenario], ledger
     the steps in words), a sentence for each run without one; indented like the directive."""
     diagrams = resolve_diagrams(directive, scenarios, ledger, root)
     languages = {d.language for d in diagrams}
-    return render("diagram.md.j2", directive.indent, directive=directive, diagrams=diagrams,
-                  several_languages=len(languages) > 1)
+    return render(
+        "diagram.md.j2", directive.indent, directive=directive, diagrams=diagrams, several_languages=len(languages) > 1
+    )

@@ -2,8 +2,9 @@
 
 Pages state what a build proved by including this block instead of restating it by hand, so
 the prose and the checks cannot drift apart. The box carries a stable id per scenario and per
-run (:mod:`..anchors`), which the claims on a page link to.
+run (:mod:`verified_docs.render.anchors`), which the claims on a page link to.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..anchors import evidence_anchor
-from ..directive import Directive
-from ..errors import Problem, SourceError
-from ..ledger import Ledger, sha256_file
-from ..matrix import Matrix
-from ..scenario import Expect, Scenario
-from .templating import code, render
+from verified_docs.render.anchors import evidence_anchor
+from verified_docs.render.directive import Directive
+from verified_docs.errors import Problem, SourceError
+from verified_docs.ledger import Ledger, sha256_file
+from verified_docs.release.matrix import Matrix
+from verified_docs.scenario.load import Expect, Scenario
+from verified_docs.render.templating import code, render
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,9 @@ def sentences(e: Expect, output_shown: bool = False) -> tuple[str, ...]:
     if e.model_requests is not None:
         out.append(f"the model received {_count(e.model_requests, 'request')}")
     if e.tool_runs is not None:
-        runs = [f"{code(name)} never ran" if n == 0 else f"{code(name)} ran {_times(n)}"
-                for name, n in e.tool_runs.items()] or ["no tool ran"]
+        runs = [
+            f"{code(name)} never ran" if n == 0 else f"{code(name)} ran {_times(n)}" for name, n in e.tool_runs.items()
+        ] or ["no tool ran"]
         out.append(", ".join(runs))
     if e.tool_answers is not None:
         if e.tool_answers:
@@ -84,13 +86,21 @@ def sentences(e: Expect, output_shown: bool = False) -> tuple[str, ...]:
         reads = ", ".join("yes" if r else "no" for r in e.answer_data_read)
         out.append(f"the tool read `ctx.answer.data` when it had an Answer: {reads}")
     if e.wait_for_calls is not None:
-        out.append("`wait_for` was never called" if e.wait_for_calls == 0
-                   else f"`wait_for` was called {_times(e.wait_for_calls)}")
+        out.append(
+            "`wait_for` was never called"
+            if e.wait_for_calls == 0
+            else f"`wait_for` was called {_times(e.wait_for_calls)}"
+        )
     if e.sequence is not None:
         out.append("what happened, in order: " + " → ".join(code(x) for x in e.sequence))
     if e.tool_metrics is not None:
-        shown = "; ".join(f"{code(m['tool'])} is_error={m['is_error']}{' pending' if m['pending'] else ''}"
-                          for m in e.tool_metrics) or "none"
+        shown = (
+            "; ".join(
+                f"{code(m['tool'])} is_error={m['is_error']}{' pending' if m['pending'] else ''}"
+                for m in e.tool_metrics
+            )
+            or "none"
+        )
         out.append(f"tool metric events: {shown}")
     if e.tool_results_shown is not None:
         shown = "; ".join(code(one_line(s)) for s in e.tool_results_shown) or "no tool result at all"
@@ -102,17 +112,22 @@ def sentences(e: Expect, output_shown: bool = False) -> tuple[str, ...]:
     if e.run_statuses is not None:
         out.append("run status: " + (", ".join(code(s) for s in e.run_statuses) or "no run finished"))
     if output_shown and e.stdout_contains:
-        out.append(f"it printed the output shown on this page, {_count(len(e.stdout_contains), 'named line')} "
-                   "included")
+        out.append(f"it printed the output shown on this page, {_count(len(e.stdout_contains), 'named line')} included")
     else:
         for text in e.stdout_contains:
             out.append(f"the program printed {code(one_line(text))}")
     return tuple(s[0].upper() + s[1:] + "." for s in out)
 
 
-def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger, root: Path,
-                    matrix: Matrix | None = None, shown_runs: frozenset[str] = frozenset(),
-                    page_src_uri: str = "page.md") -> str:
+def render_evidence(
+    directive: Directive,
+    scenarios: dict[str, Scenario],
+    ledger: Ledger,
+    root: Path,
+    matrix: Matrix | None = None,
+    shown_runs: frozenset[str] = frozenset(),
+    page_src_uri: str = "page.md",
+) -> str:
     """Markdown for a collapsed admonition listing the evidence of ``directive.scenario``, its
     summary counting the checks that held. ``shown_runs`` are the runs whose output the page
     shows, whose printed lines are then not listed again. Under the box, a note tells a reader
@@ -124,32 +139,62 @@ def render_evidence(directive: Directive, scenarios: dict[str, Scenario], ledger
     """
     scenario = scenarios.get(directive.scenario)
     if scenario is None:
-        raise SourceError(Problem(directive.where, f"unknown scenario '{directive.scenario}'",
-                                  (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",)))
+        raise SourceError(
+            Problem(
+                directive.where,
+                f"unknown scenario '{directive.scenario}'",
+                (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",),
+            )
+        )
     runs = []
     for run in scenario.runs:
         for program in run.programs.values():
             rel = program.path.resolve().relative_to(root.resolve()).as_posix()
             entry = ledger.programs.get(rel)
             if entry is None or not entry["passed"]:
-                raise SourceError(Problem(directive.where, f"{rel} did not pass in this build; its evidence cannot be shown"))
+                raise SourceError(
+                    Problem(directive.where, f"{rel} did not pass in this build; its evidence cannot be shown")
+                )
             if entry.get("scenario_sha256") != sha256_file(scenario.folder / "scenario.yaml"):
-                raise SourceError(Problem(directive.where, f"{scenario.name}/scenario.yaml changed after it was "
-                                                           "verified; its evidence cannot be shown",
-                                          ("run `nox -s docs`, which verifies every example before building",)))
+                raise SourceError(
+                    Problem(
+                        directive.where,
+                        f"{scenario.name}/scenario.yaml changed after it was verified; its evidence cannot be shown",
+                        ("run `nox -s docs`, which verifies every example before building",),
+                    )
+                )
         names = ", ".join(sorted({p.path.name for p in run.programs.values()}))
-        runs.append(RunEvidence(f"{run.name} ({names})", run.args, sentences(run.expect, run.name in shown_runs),
-                                evidence_anchor(scenario.name, run.name)))
+        runs.append(
+            RunEvidence(
+                f"{run.name} ({names})",
+                run.args,
+                sentences(run.expect, run.name in shown_runs),
+                evidence_anchor(scenario.name, run.name),
+            )
+        )
     since = None
     if matrix is not None and scenario.name in matrix.scenarios:
         since = matrix.since_sentence(scenario.name)
     checks = sum(len(r.lines) for r in runs)
-    return render("evidence.md.j2", directive.indent, directive=directive, scenario=scenario, runs=runs, since=since,
-                  anchor=evidence_anchor(scenario.name), checks=checks, reader=reader_runs(scenario),
-                  has_model=any(r.steps for r in scenario.runs), files=scenario_files(scenario),
-                  # A site without a home page (a test project, say) has no quick start to link.
-                  quick_start=(posixpath.relpath("index.md", posixpath.dirname(page_src_uri)) + "#quick-start"
-                               if (root / "docs" / "index.md").is_file() else None))
+    return render(
+        "evidence.md.j2",
+        directive.indent,
+        directive=directive,
+        scenario=scenario,
+        runs=runs,
+        since=since,
+        anchor=evidence_anchor(scenario.name),
+        checks=checks,
+        reader=reader_runs(scenario),
+        has_model=any(r.steps for r in scenario.runs),
+        files=scenario_files(scenario),
+        # A site without a home page (a test project, say) has no quick start to link.
+        quick_start=(
+            posixpath.relpath("index.md", posixpath.dirname(page_src_uri)) + "#quick-start"
+            if (root / "docs" / "index.md").is_file()
+            else None
+        ),
+    )
 
 
 def reader_runs(scenario: Scenario) -> tuple[tuple[str, str], ...]:

@@ -5,6 +5,7 @@ them as they are there, so the install line cannot go stale. The pin must also b
 this build verified with (the ledger records it): a page never offers a release that its
 examples did not run on.
 """
+
 from __future__ import annotations
 
 import re
@@ -12,9 +13,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..directive import Directive, marker
-from ..errors import SourceError
-from ..ledger import Ledger
+from verified_docs.render.directive import Directive, marker
+from verified_docs.errors import SourceError
+from verified_docs.ledger import Ledger
 
 PIN = re.compile(r"^\s*toolnexus\s*==\s*(?P<version>[0-9A-Za-z.+!-]+)\s*$")
 AT_LEAST = re.compile(r"^\s*>=\s*(?P<version>[0-9]+(?:\.[0-9]+)*)\s*$")
@@ -49,9 +50,11 @@ def read_requirements(pyproject: Path) -> Requirements:
     deps = [d for d in project.get("dependencies", []) if re.match(r"^\s*toolnexus\b", d)]
     pins = [m for m in (PIN.match(d) for d in deps) if m]
     if len(deps) != 1 or len(pins) != 1:
-        raise SourceError.at(pyproject, _line_of(text, "toolnexus") or _line_of(text, "dependencies"),
-                             f"[project] dependencies must pin toolnexus exactly once as toolnexus==<release>; "
-                             f"found {deps or 'none'}")
+        raise SourceError.at(
+            pyproject,
+            _line_of(text, "toolnexus") or _line_of(text, "dependencies"),
+            f"[project] dependencies must pin toolnexus exactly once as toolnexus==<release>; found {deps or 'none'}",
+        )
     python = project.get("requires-python")
     if not python:
         raise SourceError.at(pyproject, _line_of(text, "[project]"), "[project] has no requires-python")
@@ -68,9 +71,14 @@ def render_install(directive: Directive, pyproject: Path, ledger: Ledger) -> str
     req = read_requirements(pyproject)
     if req.toolnexus != ledger.toolnexus:
         text = pyproject.read_text(encoding="utf-8")
-        raise SourceError.at(pyproject, _line_of(text, f"toolnexus=={req.toolnexus}"),
-                             f"toolnexus=={req.toolnexus} is pinned, but this build verified the examples with "
-                             f"toolnexus {ledger.toolnexus}",
-                             "run `nox -s docs`, which installs the pinned release before verifying")
-    return (f"{directive.indent}`pip install toolnexus=={req.toolnexus}`, on Python {req.python} (this build ran "
-            f"on Python {ledger.python}).<span {marker(directive)}></span>\n")
+        raise SourceError.at(
+            pyproject,
+            _line_of(text, f"toolnexus=={req.toolnexus}"),
+            f"toolnexus=={req.toolnexus} is pinned, but this build verified the examples with "
+            f"toolnexus {ledger.toolnexus}",
+            "run `nox -s docs`, which installs the pinned release before verifying",
+        )
+    return (
+        f"{directive.indent}`pip install toolnexus=={req.toolnexus}`, on Python {req.python} (this build ran "
+        f"on Python {ledger.python}).<span {marker(directive)}></span>\n"
+    )

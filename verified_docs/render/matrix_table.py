@@ -1,15 +1,16 @@
 """Render the release matrix (measured by ``nox -s release-matrix``) as a Markdown table."""
+
 from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
 
-from ..anchors import matrix_anchor
-from ..directive import Directive
-from ..errors import Problem, SourceError
-from ..matrix import Matrix, ranges, span
-from ..scenario import Scenario
-from .templating import render
+from verified_docs.render.anchors import matrix_anchor
+from verified_docs.render.directive import Directive
+from verified_docs.errors import Problem, SourceError
+from verified_docs.release.matrix import Matrix, ranges, span
+from verified_docs.scenario.load import Scenario
+from verified_docs.render.templating import render
 
 
 @dataclass(frozen=True)
@@ -25,8 +26,9 @@ class MatrixRow:
     anchor: str = ""
 
 
-def render_matrix(directive: Directive, page: str, m: Matrix | None, scenarios: dict[str, Scenario],
-                  pages: dict[str, list[str]]) -> str:
+def render_matrix(
+    directive: Directive, page: str, m: Matrix | None, scenarios: dict[str, Scenario], pages: dict[str, list[str]]
+) -> str:
     """A table row per scenario (linked to its first page) with the release it first passes
     on, the releases it passes on, and those it fails on before and after that.
 
@@ -36,8 +38,13 @@ def render_matrix(directive: Directive, page: str, m: Matrix | None, scenarios: 
         raise SourceError(Problem(directive.where, "no release matrix; run `nox -s release-matrix`"))
     missing = sorted(set(scenarios) - set(m.scenarios))
     if missing:
-        raise SourceError(Problem(directive.where, "the release matrix is stale: it lacks " + ", ".join(missing),
-                                  ("run `nox -s release-matrix`",)))
+        raise SourceError(
+            Problem(
+                directive.where,
+                "the release matrix is stale: it lacks " + ", ".join(missing),
+                ("run `nox -s release-matrix`",),
+            )
+        )
     rows = []
     for name, scenario in scenarios.items():
         label = scenario.title
@@ -49,11 +56,25 @@ def render_matrix(directive: Directive, page: str, m: Matrix | None, scenarios: 
         first = m.releases.index(since) if since is not None else len(m.releases)
         before = [r for r in m.releases[:first] if not results.get(r)]
         again = m.fails_after_since(name)
-        rows.append(MatrixRow(label, since or "passes on none", ", ".join(ranges(m.releases, passing)) or "none",
-                              ", ".join(ranges(m.releases, before)) or "none",
-                              ", ".join(ranges(m.releases, again)), matrix_anchor(name)))
-    return render("matrix.md.j2", directive.indent, directive=directive, releases=m.releases, span=span(m.releases), rows=rows,
-                  dependencies=_dependency_note(m))
+        rows.append(
+            MatrixRow(
+                label,
+                since or "passes on none",
+                ", ".join(ranges(m.releases, passing)) or "none",
+                ", ".join(ranges(m.releases, before)) or "none",
+                ", ".join(ranges(m.releases, again)),
+                matrix_anchor(name),
+            )
+        )
+    return render(
+        "matrix.md.j2",
+        directive.indent,
+        directive=directive,
+        releases=m.releases,
+        span=span(m.releases),
+        rows=rows,
+        dependencies=_dependency_note(m),
+    )
 
 
 def _dependency_note(m: Matrix) -> str:

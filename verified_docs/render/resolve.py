@@ -1,16 +1,17 @@
 """Check a directive against the scenarios and the ledger, and gather what its tabs show."""
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..directive import Directive
-from ..errors import Problem, SourceError
-from ..ledger import Ledger, fingerprint, sha256_file
-from ..runner.languages import LANGUAGES
-from ..scenario import Program, Scenario
-from ..sections import WHOLE, Section, get_section, program_view
+from verified_docs.render.directive import Directive
+from verified_docs.errors import Problem, SourceError
+from verified_docs.ledger import Ledger, fingerprint, sha256_file
+from verified_docs.run.languages import LANGUAGES
+from verified_docs.scenario.load import Program, Scenario
+from verified_docs.scenario.sections import WHOLE, Section, get_section, program_view
 
 
 @dataclass(frozen=True)
@@ -68,29 +69,56 @@ def resolve(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger
     where = directive.where
     scenario = scenarios.get(directive.scenario)
     if scenario is None:
-        raise SourceError(Problem(where, f"unknown scenario '{directive.scenario}'",
-                                  (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",)))
+        raise SourceError(
+            Problem(
+                where,
+                f"unknown scenario '{directive.scenario}'",
+                (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",),
+            )
+        )
     support = [p for p in scenario.support if p.path.stem == directive.program]
     if support:
         if directive.output != "no":
-            raise SourceError(Problem(where, f"'{directive.program}' is a support file of '{scenario.name}'; it prints "
-                                             'nothing of its own, so use output="no"'))
+            raise SourceError(
+                Problem(
+                    where,
+                    f"'{directive.program}' is a support file of '{scenario.name}'; it prints "
+                    'nothing of its own, so use output="no"',
+                )
+            )
         return Example(directive, tuple(_tab(p, directive, ledger, root, None) for p in support), ledger.toolnexus)
     runs = [run for run in scenario.runs if any(p.path.stem == directive.program for p in run.programs.values())]
     if not runs:
-        stems = sorted({p.path.stem for run in scenario.runs for p in run.programs.values()}
-                       | {p.path.stem for p in scenario.support})
-        raise SourceError(Problem(where, f"scenario '{scenario.name}' has no program '{directive.program}'",
-                                  (f"valid programs: {', '.join(stems)}",)))
+        stems = sorted(
+            {p.path.stem for run in scenario.runs for p in run.programs.values()}
+            | {p.path.stem for p in scenario.support}
+        )
+        raise SourceError(
+            Problem(
+                where,
+                f"scenario '{scenario.name}' has no program '{directive.program}'",
+                (f"valid programs: {', '.join(stems)}",),
+            )
+        )
     names = [run.name for run in runs]
     if directive.run:
         if directive.run not in names:
-            raise SourceError(Problem(where, f"program '{directive.program}' does not run in run '{directive.run}'",
-                                      (f"valid runs: {', '.join(names)}",)))
+            raise SourceError(
+                Problem(
+                    where,
+                    f"program '{directive.program}' does not run in run '{directive.run}'",
+                    (f"valid runs: {', '.join(names)}",),
+                )
+            )
         runs = [run for run in runs if run.name == directive.run]
     elif len(runs) > 1 and directive.output != "no":
-        raise SourceError(Problem(where, f"program '{directive.program}' runs in several runs; say whose output "
-                                         'to show with run="..."', (f"valid runs: {', '.join(names)}",)))
+        raise SourceError(
+            Problem(
+                where,
+                f"program '{directive.program}' runs in several runs; say whose output to show with run=\"...\"",
+                (f"valid runs: {', '.join(names)}",),
+            )
+        )
     run = runs[0]
     programs = {lang: p for lang, p in run.programs.items() if p.path.stem == directive.program}
     tabs = [_tab(programs[lang], directive, ledger, root, run.name) for lang in LANGUAGES if lang in programs]
@@ -106,8 +134,13 @@ def _tab(program: Program, directive: Directive, ledger: Ledger, root: Path, run
     entry = ledger.programs.get(rel)
     if entry is None or not entry["passed"]:
         state = "did not pass" if entry else "was not verified"
-        raise SourceError(Problem(where, f"{rel} {state} in this build; the page cannot show it",
-                                  ("run `nox -s docs`, which verifies every example before building",)))
+        raise SourceError(
+            Problem(
+                where,
+                f"{rel} {state} in this build; the page cannot show it",
+                ("run `nox -s docs`, which verifies every example before building",),
+            )
+        )
     stale = []
     if entry["sha256"] != sha256_file(program.path):
         stale.append(f"{rel} changed after it was verified")
@@ -125,20 +158,26 @@ def _tab(program: Program, directive: Directive, ledger: Ledger, root: Path, run
         raise SourceError(Problem(where, "example is stale: " + "; ".join(stale), ("run `nox -s docs` again",)))
     language = LANGUAGES[program.language]
     # The code block shows the whole program (folded around the section), so every line counts.
-    not_run = _lines_that_ran(entry, section, rel, language.traced, where,
-                              whole=directive.output != "only")
+    not_run = _lines_that_ran(entry, section, rel, language.traced, where, whole=directive.output != "only")
     golden_text = golden.read_text(encoding="utf-8") if run_name is not None else ""
     return Tab(
-        language=program.language, label=language.display, highlight=language.fence, file_name=program.path.name,
-        program_path=rel, section=directive.section,
+        language=program.language,
+        label=language.display,
+        highlight=language.fence,
+        file_name=program.path.name,
+        program_path=rel,
+        section=directive.section,
         golden_path=golden.resolve().relative_to(root.resolve()).as_posix() if run_name is not None else "",
-        fence=_fence_for(view.text, golden_text), focus=view.shown_range(section),
-        shown_lines=len(view.file_lines), not_run=not_run,
+        fence=_fence_for(view.text, golden_text),
+        focus=view.shown_range(section),
+        shown_lines=len(view.file_lines),
+        not_run=not_run,
     )
 
 
-def _lines_that_ran(entry: dict, section: Section, rel: str, measurable: bool, where,
-                    whole: bool = True) -> tuple[int, ...]:
+def _lines_that_ran(
+    entry: dict, section: Section, rel: str, measurable: bool, where, whole: bool = True
+) -> tuple[int, ...]:
     """Check that every executable line of ``section`` (of the whole program when ``whole``,
     as a code block shows it) ran in the verified run (line coverage recorded in the ledger);
     return the lines marked ``# not run``. Raises
@@ -147,8 +186,13 @@ def _lines_that_ran(entry: dict, section: Section, rel: str, measurable: bool, w
         return ()
     measured = entry.get("lines")
     if measured is None:
-        raise SourceError(Problem(where, f"{rel} was verified without line coverage; the page cannot tell "
-                                         "whether the lines it shows ran", ("run `nox -s docs` again",)))
+        raise SourceError(
+            Problem(
+                where,
+                f"{rel} was verified without line coverage; the page cannot tell whether the lines it shows ran",
+                ("run `nox -s docs` again",),
+            )
+        )
     shown = WHOLE if whole else section.name
     lines = measured.get(shown, {"unrun": [], "not_run": [], "marked_ran": []})
     text = section.path.read_text(encoding="utf-8").splitlines()
@@ -157,14 +201,22 @@ def _lines_that_ran(entry: dict, section: Section, rel: str, measurable: bool, w
         return tuple(f"{rel}:{n}: {text[n - 1].strip()}" for n in numbers)
 
     if lines["unrun"]:
-        what = f"{rel}, shown whole around section '{section.name}'," if whole else \
-            f"section '{section.name}' of {rel}"
-        raise SourceError(Problem(where, f"{what} shows {len(lines['unrun'])} line(s) "
-                                         "that never ran in the verified run",
-                                  quoted(lines["unrun"]) + (
-                                      "make the example run them, or mark a line shown only for completeness "
-                                      "with `# not run` (the page then says it did not run)",)))
+        what = f"{rel}, shown whole around section '{section.name}'," if whole else f"section '{section.name}' of {rel}"
+        raise SourceError(
+            Problem(
+                where,
+                f"{what} shows {len(lines['unrun'])} line(s) that never ran in the verified run",
+                quoted(lines["unrun"])
+                + (
+                    "make the example run them, or mark a line shown only for completeness "
+                    "with `# not run` (the page then says it did not run)",
+                ),
+            )
+        )
     if lines["marked_ran"]:
-        raise SourceError(Problem(where, f"{rel} marks line(s) `# not run` that ran",
-                                  quoted(lines["marked_ran"]) + ("remove the marker",)))
+        raise SourceError(
+            Problem(
+                where, f"{rel} marks line(s) `# not run` that ran", quoted(lines["marked_ran"]) + ("remove the marker",)
+            )
+        )
     return tuple(lines["not_run"])

@@ -1,10 +1,11 @@
 """Render a resolved :class:`~verified_docs.render.resolve.Example` as tabs."""
+
 from __future__ import annotations
 
 import posixpath
 
-from .resolve import Example
-from .templating import render
+from verified_docs.render.resolve import Example
+from verified_docs.render.templating import render
 
 # Where the built site keeps a copy of every verified program, for the "whole file" links.
 SOURCE_DIR = "verified-src"

@@ -1,4 +1,5 @@
 """The jinja2 environment shared by the renderers, and the small Markdown helpers they use."""
+
 from __future__ import annotations
 
 import json
@@ -8,7 +9,7 @@ from typing import Any
 
 import jinja2
 
-from ..directive import marker
+from verified_docs.render.directive import marker
 
 
 def code(value: Any) -> str:

@@ -1,0 +1,171 @@
+"""The test suite's fixtures and order. The fence plugin (:mod:`verified_docs.fences.plugin`)
+is loaded through ``pyproject.toml``'s ``addopts``.
+
+- ``verification`` (session): every scenario verified once, ledger written to a temp dir.
+- ``built_site`` (session): the real docs through the render stage and ``mkdocs build --strict``, against that ledger.
+- Tests marked ``guard`` run last, after every fence had its chance to run; browser tests just before them.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from verified_docs.run import tmproot
+from verified_docs.scenario.load import Scenario, discover_project
+
+if TYPE_CHECKING:
+    from verified_docs.verify.verdict import RunVerdict
+
+ROOT = Path(__file__).resolve().parents[1]
+SNIPPETS = ROOT / "snippets"
+SAMPLES = ROOT / "tests" / "samples"
+# Sample programs are inputs, not tests; --markdown-docs would import them for docstrings.
+collect_ignore = ["samples"]
+
+
+def gone(pid: int) -> bool:
+    """True once ``pid`` has exited (absent, or a zombie waiting for whoever adopted it), polled
+    for up to 5 s. Tests check the processes they started by pid, never by a machine-wide search."""
+    for _ in range(50):
+        status = Path(f"/proc/{pid}/status")
+        try:
+            if "\nState:\tZ" in status.read_text():
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The suite runs as outside GitHub Actions (tests compare exact output); the tests of the
+    # workflow commands set GITHUB_ACTIONS themselves. Nor does it write to the job summary.
+    for name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"):
+        os.environ.pop(name, None)
+    # One temporary root for the whole session (pytest's tmp_path, the warm worker, every
+    # verification and browser profile), removed at exit or, after a kill, by its watcher.
+    # An unusable TMPDIR stops the session here with one line, not at every browser test.
+    try:
+        tmproot.enter()
+    except tmproot.EnvironmentProblem as e:
+        pytest.exit(str(e), returncode=pytest.ExitCode.USAGE_ERROR)
+    # Every site the tests build (many in throwaway folders) serves the checkout's one copy of
+    # the bundled Mermaid script (verified_docs/render/vendor.py), fetched at most once.
+    os.environ.setdefault("VERIFIED_DOCS_VENDOR", str(ROOT / "build" / "vendor"))
+    config.addinivalue_line("markers", "guard: checks the built site; runs after everything else")
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Browser tests run after everything else but the guard: Playwright's sync API keeps an
+    # event loop running in the main thread, which would break the docs' asyncio.run() fences.
+    def order(item: pytest.Item) -> tuple[bool, bool]:
+        return item.get_closest_marker("guard") is not None, "tests/browser/" in item.nodeid
+
+    items.sort(key=order)
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Every verdict of this session, by scenario name, and the ledger they produced."""
+
+    scenarios: dict[str, Scenario]
+    verdicts: dict[str, list[RunVerdict]]
+    ledger_path: Path
+
+
+def scenario_names() -> list[str]:
+    return [s.name for s in discover_project(ROOT)]
+
+
+@pytest.fixture(scope="session")
+def verification(tmp_path_factory: pytest.TempPathFactory) -> Verification:
+    # Imported here: the build runs each docs page's fences in a pytest process of its own,
+    # which needs none of the verification machinery (about 0.15 s to import).
+    from verified_docs import ledger as ledger_mod
+    from verified_docs.verify.verdict import verify_all
+
+    scenarios = {s.name: s for s in discover_project(ROOT)}
+    verdicts = verify_all(list(scenarios.values()))
+    ledger_path = tmp_path_factory.mktemp("ledger") / "verified-ledger.json"
+    ledger_mod.save(ledger_mod.build([v for vs in verdicts.values() for v in vs], ROOT), ledger_path)
+    return Verification(scenarios, verdicts, ledger_path)
+
+
+@dataclass(frozen=True)
+class BuiltSite:
+    """A strict build's outcome: ``returncode``, combined ``output``, and the ``site`` folder."""
+
+    returncode: int
+    output: str
+    site: Path
+
+
+# The test build's edit links (this checkout may have no remote to derive them from).
+TEST_EDIT_URI = "https://git.example.org/verified-docs/edit/main/docs/"
+
+
+def build_site(ledger_path: Path, site: Path, config: Path = ROOT / "mkdocs.yml") -> BuiltSite:
+    """Run ``mkdocs build --strict`` in a subprocess (MkDocs stays out of this process)."""
+    env = {
+        **os.environ,
+        "VERIFIED_DOCS_LEDGER": str(ledger_path),
+        "NO_MKDOCS_2_WARNING": "1",
+        "VERIFIED_DOCS_EDIT_URI": TEST_EDIT_URI,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return BuiltSite(done.returncode, done.stdout + done.stderr, site)
+
+
+def build_rendered(ledger_path: Path, out: Path, generator: str, root: Path = ROOT) -> BuiltSite:
+    """The build's own path, in a subprocess: the render stage into ``out`` (pages and a
+    generated ``mkdocs.yml``), then ``generator`` (``mkdocs`` or ``zensical``) into ``out/site``."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "VERIFIED_DOCS_EDIT_URI": TEST_EDIT_URI}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "verified_docs",
+            "render",
+            "--root",
+            str(root),
+            "--ledger",
+            str(ledger_path),
+            "--out",
+            str(out),
+            "--generator",
+            generator,
+        ],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    return BuiltSite(done.returncode, done.stdout + done.stderr, out / "site")
+
+
+@pytest.fixture(scope="session")
+def built_site(verification: Verification, tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """The site as ``nox -s docs`` builds it: rendered, then MkDocs."""
+    return build_rendered(verification.ledger_path, tmp_path_factory.mktemp("rendered"), "mkdocs")
+
+
+@pytest.fixture(scope="session")
+def zensical_site(verification: Verification, tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """The same site built with Zensical (``nox -s docs -- --generator zensical``)."""
+    return build_rendered(verification.ledger_path, tmp_path_factory.mktemp("rendered-zensical"), "zensical")

@@ -1,0 +1,352 @@
+"""The release matrix: every scenario verified against each published toolnexus release.
+
+The releases measured are listed once, in ``rules/releases.txt`` (oldest first, the pin left
+out), and the pin is read from ``pyproject.toml``. ``verify --report`` writes one report per
+release, stamped with the digest of its inputs (:func:`inputs_digest`) so that ``nox -s
+release-matrix`` re-runs only a release whose inputs changed; :func:`combine` joins the reports;
+:func:`check_since` holds each scenario's declared ``since`` to the first release on which it
+passes. A scenario that passes, then fails on a later release, then passes again is reported
+with the releases where it fails (:meth:`Matrix.fails_after_since`), never smoothed over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, distribution
+from pathlib import Path
+
+from verified_docs.cache import ResultCache, machinery_digest
+from verified_docs.errors import Location, Problem, SourceError
+from verified_docs.verify.golden import write_atomic
+from verified_docs.scenario.load import Scenario
+from verified_docs.verify.verdict import RunVerdict
+
+MATRIX_FILE = Path("rules") / "release-matrix.json"
+RELEASES_FILE = Path("rules") / "releases.txt"
+_VERSION = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
+_PIN = re.compile(r"^toolnexus==([0-9]+\.[0-9]+\.[0-9]+)$")
+
+
+def release_key(version: str) -> tuple[int, ...]:
+    """``"0.19.0"`` -> ``(0, 19, 0)``; raises ``ValueError`` for anything else."""
+    return tuple(int(part) for part in version.split("."))
+
+
+def pinned_release(root: Path) -> str:
+    """The ``toolnexus==X.Y.Z`` pin in ``root/pyproject.toml`` (the only place it is written).
+
+    Raises :class:`SourceError` at the file when there is no such pin."""
+    path = Path(root) / "pyproject.toml"
+    deps = tomllib.loads(path.read_text(encoding="utf-8")).get("project", {}).get("dependencies", [])
+    pins = [m.group(1) for m in (_PIN.match(d.replace(" ", "")) for d in deps) if m]
+    if len(pins) != 1:
+        raise SourceError.at(path, 0, f"project.dependencies: expected one toolnexus==X.Y.Z pin, got {len(pins)}")
+    return pins[0]
+
+
+def listed_releases(root: Path) -> list[str]:
+    """The earlier releases ``rules/releases.txt`` lists, oldest first (``#`` starts a comment).
+
+    Raises :class:`SourceError` at the line of a malformed, repeated or out-of-order version."""
+    path = Path(root) / RELEASES_FILE
+    out: list[str] = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if not _VERSION.match(line):
+            raise SourceError.at(path, number, f"expected a release like 0.19.0, got {line!r}")
+        if out and release_key(line) <= release_key(out[-1]):
+            raise SourceError.at(
+                path,
+                number,
+                f"releases must be listed oldest first without repeats: expected one newer than {out[-1]}, got {line}",
+            )
+        out.append(line)
+    return out
+
+
+def expected_releases(root: Path) -> list[str]:
+    """Every release the matrix must measure: :func:`listed_releases`, then the pin.
+
+    Raises :class:`SourceError` when the list already holds the pin or a newer release."""
+    listed, pin = listed_releases(root), pinned_release(root)
+    if listed and release_key(listed[-1]) >= release_key(pin):
+        raise SourceError.at(
+            Path(root) / RELEASES_FILE,
+            0,
+            f"list only releases older than the pin {pin} (pyproject.toml); got {listed[-1]}",
+        )
+    return [*listed, pin]
+
+
+def inputs_digest(scenarios: list[Scenario], release: str, languages: tuple[str, ...] | None = None) -> str:
+    """SHA-256 of what decides a release's report: every scenario's files and support files
+    (as the result cache keys them), the verification machinery, the interpreter and the
+    toolnexus version. A published release's files never change, so its version stands for
+    them; this is what lets the matrix skip a release without installing it."""
+    context = ResultCache(Path(), f"{machinery_digest()}\0{sys.version}\0toolnexus=={release}")
+    h = hashlib.sha256()
+    for s in sorted(scenarios, key=lambda s: s.name):
+        h.update(f"{s.name}\0{context.key(s, languages)}\0".encode())
+    return h.hexdigest()
+
+
+def dependency_versions(package: str = "toolnexus") -> dict[str, str]:
+    """Installed version of each distribution ``package`` requires (extras left out), so a
+    report says what an old release was measured with (its ``mcp``, say)."""
+    try:
+        requires = distribution(package).requires or []
+    except PackageNotFoundError:
+        return {}
+    out = {}
+    for req in requires:
+        if "extra ==" in req:
+            continue
+        name = re.split(r"[ ;<>=!~\[(]", req, maxsplit=1)[0]
+        try:
+            out[name] = distribution(name).version
+        except PackageNotFoundError:
+            out[name] = "not installed"
+    return dict(sorted(out.items()))
+
+
+def write_report(
+    path: Path, toolnexus: str, verdicts: list[RunVerdict], *, inputs: str = "", verify_s: float = 0.0
+) -> None:
+    """One release's outcome: ``{"toolnexus": v, "scenarios": {name: passed}, "problems": {name:
+    [line, ...]}, "inputs": digest, "dependencies": {...}, "verify_s": seconds}``; a scenario
+    passes when all its runs do; ``problems`` holds a failing scenario's problems, the first line
+    of each (what the new-release alarm reports, :mod:`verified_docs.release.alarm`)."""
+    passed: dict[str, bool] = {}
+    problems: dict[str, list[str]] = {}
+    for v in verdicts:
+        passed[v.scenario.name] = passed.get(v.scenario.name, True) and v.passed
+        if v.problems:
+            problems.setdefault(v.scenario.name, []).extend(
+                f"{v.run.name}[{v.language}]: {str(p).splitlines()[0]}" for p in v.problems
+            )
+    write_atomic(
+        Path(path),
+        json.dumps(
+            {
+                "toolnexus": toolnexus,
+                "scenarios": passed,
+                "problems": problems,
+                "inputs": inputs,
+                "dependencies": dependency_versions(),
+                "verify_s": round(verify_s, 2),
+            },
+            indent=2,
+            sort_keys=True,
+        )
+        + "\n",
+    )
+
+
+def read_report(path: Path) -> dict:
+    """A report written by :func:`write_report`; raises ``ValueError`` or ``KeyError`` when malformed."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    release_key(data["toolnexus"])
+    return data
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One release in a matrix run: ``cached`` when its report's inputs are unchanged."""
+
+    release: str
+    cached: bool
+    verify_s: float = 0.0
+
+
+def plan(
+    root: Path, scenarios: list[Scenario], reports: Path, languages: tuple[str, ...] | None = None
+) -> list[Planned]:
+    """For every expected release (oldest first), whether ``reports/<release>.json`` was made
+    from the current inputs (``languages`` as ``verify`` will be given them). A missing,
+    damaged or stale report means the release runs."""
+    out = []
+    for release in expected_releases(root):
+        try:
+            report = read_report(Path(reports) / f"{release}.json")
+            fresh = (
+                report.get("inputs") == inputs_digest(scenarios, release, languages) and report["toolnexus"] == release
+            )
+        except (OSError, ValueError, KeyError):
+            fresh, report = False, {}
+        out.append(Planned(release, fresh, float(report.get("verify_s", 0.0)) if fresh else 0.0))
+    return out
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """``releases`` oldest first; ``scenarios`` maps a name to {release: passed};
+    ``dependencies`` maps a release to what its toolnexus was installed with."""
+
+    releases: tuple[str, ...]
+    scenarios: dict[str, dict[str, bool]]
+    dependencies: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def measured_since(self, name: str) -> str | None:
+        """The first (oldest) release on which the scenario passes, or None if it passes on none."""
+        return next((r for r in self.releases if self.scenarios[name].get(r)), None)
+
+    def fails_after_since(self, name: str) -> tuple[str, ...]:
+        """Releases newer than :meth:`measured_since` on which the scenario fails (empty when
+        it passes on every release from its first)."""
+        since = self.measured_since(name)
+        if since is None:
+            return ()
+        later = self.releases[self.releases.index(since) + 1 :]
+        return tuple(r for r in later if not self.scenarios[name].get(r))
+
+    def since_sentence(self, name: str) -> str:
+        """One plain sentence for a page: the first passing release, and what the later ones did."""
+        since = self.measured_since(name)
+        if since is None:
+            return f"Passes on none of the {len(self.releases)} toolnexus releases measured ({span(self.releases)})."
+        fails = self.fails_after_since(name)
+        later = (
+            "every later release measured"
+            if not fails
+            else f"later releases too, except {', '.join(ranges(self.releases, fails))}, where it fails"
+        )
+        first = "the oldest release measured" if since == self.releases[0] else "the first release on which it passes"
+        return (
+            f"Passes from toolnexus {since} ({first}) and on {later}; "
+            f"measured on {len(self.releases)} releases, {span(self.releases)}."
+        )
+
+
+def span(releases: tuple[str, ...] | list[str]) -> str:
+    """``"0.6.0 to 0.21.0"`` for a list of releases, oldest first."""
+    return f"{releases[0]} to {releases[-1]}" if len(releases) > 1 else releases[0]
+
+
+def ranges(releases: tuple[str, ...], chosen: tuple[str, ...] | list[str]) -> list[str]:
+    """``chosen`` (a subset of ``releases``) as runs of neighbours in ``releases``:
+    ``["0.6.0–0.9.5", "0.18.0"]``."""
+    out: list[list[str]] = []
+    picked = set(chosen)
+    previous = None
+    for r in releases:
+        if r in picked:
+            if previous is not None and previous in picked and out:
+                out[-1].append(r)
+            else:
+                out.append([r])
+        previous = r
+    return [run[0] if len(run) == 1 else f"{run[0]}–{run[-1]}" for run in out]
+
+
+def combine(reports: list[dict]) -> Matrix:
+    """Join per-release reports. Raises ``ValueError`` when a release appears twice."""
+    releases = sorted((r["toolnexus"] for r in reports), key=release_key)
+    if len(set(releases)) != len(releases):
+        raise ValueError(f"a release was reported twice: {releases}")
+    scenarios: dict[str, dict[str, bool]] = {}
+    for r in reports:
+        for name, ok in r["scenarios"].items():
+            scenarios.setdefault(name, {})[r["toolnexus"]] = ok
+    dependencies = {r["toolnexus"]: r.get("dependencies", {}) for r in reports}
+    return Matrix(
+        tuple(releases),
+        dict(sorted(scenarios.items())),
+        dict(sorted(dependencies.items(), key=lambda kv: release_key(kv[0]))),
+    )
+
+
+def _since_line(yaml_path: Path) -> int:
+    """1-based line of the top-level ``since:`` key in a scenario file, or 1 when it has none."""
+    try:
+        lines = Path(yaml_path).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return 1
+    return next((i for i, line in enumerate(lines, start=1) if line.startswith("since:")), 1)
+
+
+def coverage_problems(m: Matrix, expected: list[str], where: Path) -> list[Problem]:
+    """A problem when the matrix does not hold exactly the ``expected`` releases (``where`` is
+    the matrix file, for the message)."""
+    if list(m.releases) == list(expected):
+        return []
+    missing = [r for r in expected if r not in m.releases]
+    extra = [r for r in m.releases if r not in expected]
+    return [
+        Problem(
+            Location(Path(where), 0),
+            f"the matrix must measure {span(expected)} ({len(expected)} releases); "
+            f"missing: {', '.join(missing) or 'none'}; not listed: "
+            f"{', '.join(extra) or 'none'}",
+            (
+                f"releases are listed in {RELEASES_FILE} (the pin comes from pyproject.toml); "
+                "re-run `nox -s release-matrix`",
+            ),
+        )
+    ]
+
+
+def check_since(m: Matrix, scenarios: list[Scenario]) -> list[Problem]:
+    """Problems for each scenario missing from the matrix, passing on no release, or whose
+    declared ``since`` (default: the oldest release measured) is not the first release on
+    which it passes. Failures on releases after the first pass are not problems here: the
+    pages show them (:meth:`Matrix.fails_after_since`)."""
+    out = []
+    oldest = m.releases[0]
+    for s in scenarios:
+        results = m.scenarios.get(s.name)
+        where = Location(s.yaml_path, _since_line(s.yaml_path))
+        if results is None or set(results) != set(m.releases):
+            out.append(Problem(where, f"{s.name} was not measured on every release ({span(m.releases)})"))
+            continue
+        first = m.measured_since(s.name)
+        declared = s.since or oldest
+        if first is None:
+            out.append(Problem(where, f"{s.name} passes on no release measured ({span(m.releases)})"))
+        elif declared != first:
+            shown = f"since: {declared}" if s.since else f"no since (so {oldest}, the oldest release measured)"
+            out.append(
+                Problem(where, f"{s.name}: expected since: {first} (the first release on which it passes), got {shown}")
+            )
+    return out
+
+
+def save(m: Matrix, path: Path) -> None:
+    """Write the matrix as JSON (atomically)."""
+    write_atomic(
+        Path(path),
+        json.dumps(
+            {"releases": list(m.releases), "scenarios": m.scenarios, "dependencies": m.dependencies},
+            indent=2,
+            sort_keys=True,
+        )
+        + "\n",
+    )
+
+
+def load(path: Path) -> Matrix:
+    """Read a matrix written by :func:`save`."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return Matrix(tuple(data["releases"]), data["scenarios"], data.get("dependencies", {}))
+
+
+def table(m: Matrix) -> str:
+    """A plain-text table for the terminal: one row per scenario with its first passing
+    release, the releases it passes on and those it fails on after that."""
+    width = max([len(n) for n in m.scenarios] + [8])
+    lines = [f"{'scenario':<{width}}  {'since':<8}  passes on / fails on after since"]
+    for name in m.scenarios:
+        since = m.measured_since(name) or "never"
+        passing = [r for r in m.releases if m.scenarios[name].get(r)]
+        fails = m.fails_after_since(name)
+        note = ", ".join(ranges(m.releases, passing)) or "-"
+        if fails:
+            note += "   FAILS AGAIN ON " + ", ".join(ranges(m.releases, fails))
+        lines.append(f"{name:<{width}}  {since:<8}  {note}")
+    return "\n".join(lines)

@@ -1,0 +1,358 @@
+"""The render stage: ``docs/`` plus this build's ledger and scenarios become a tree of plain
+Markdown in which every directive and claim is already rendered, for any site generator.
+
+What a generator then reads (``build/rendered/``, see :func:`render_tree`):
+
+- ``docs/``: each page of ``docs/`` with its claims turned into links and its directives into
+  tabs, code blocks, evidence boxes, diagrams and tables (:class:`Renderer`); every other file
+  of ``docs/`` as it is; each verified program and support file under ``verified-src/`` (only
+  those the ledger vouches for, byte for byte); the pinned Mermaid script and its licence
+  (:mod:`verified_docs.render.vendor`);
+- ``mkdocs.yml``: ``mkdocs.yml`` with ``docs_dir`` and ``site_dir`` pointing there, no
+  ``hooks``, ``edit_uri`` resolved (:mod:`verified_docs.render.edit_link`) and pymdownx.snippets' ``base_path``
+  absolute at the project root (the rendered pages include programs and golden outputs with
+  snippets lines, so the page holds exactly the file's bytes). MkDocs and Zensical both read it.
+
+The MkDocs hook (:mod:`verified_docs.site.mkdocs_hook`, for ``mkdocs serve`` and ``mkdocs build`` straight from ``mkdocs.yml``) is a thin
+adapter over the same :class:`Renderer`: there is one code path for rendering. Nothing here
+imports MkDocs. Every file written is generated (atomically, only when its bytes changed);
+the hand-written ``docs/`` is only read.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import posixpath
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from verified_docs.render import claims as claims_mod
+from verified_docs import ledger as ledger_mod
+from verified_docs.release import matrix as matrix_mod
+from verified_docs.render import vendor
+from verified_docs.render.directive import find_directives
+from verified_docs.render.edit_link import resolve_edit_uri
+from verified_docs.errors import Location, Problem, SourceError
+from verified_docs.verify.golden import write_atomic
+from verified_docs.render.contract import render_contract
+from verified_docs.render.diagram import render_diagrams
+from verified_docs.render.evidence import render_evidence
+from verified_docs.render.install import render_install
+from verified_docs.render.matrix_table import render_matrix
+from verified_docs.render.resolve import resolve
+from verified_docs.render.tabs import SOURCE_DIR, render_example
+from verified_docs.scenario.rules import RULES_FILE, coverage, load_rules, pages_by_scenario
+from verified_docs.scenario.load import Scenario, discover_project
+
+RENDERED = Path("build") / "rendered"
+CONFIG_NAME = "mkdocs.yml"
+SNIPPETS = "pymdownx.snippets"
+
+
+def _yaml() -> Any:
+    from ruamel.yaml import YAML
+
+    yaml = YAML()  # round-trip: keeps comments, order and tags such as !!python/name:
+    yaml.width = 4096
+    return yaml
+
+
+def load_config(path: Path) -> Any:
+    """``mkdocs.yml`` as a ruamel.yaml round-trip mapping (tags and comments kept). Raises
+    :class:`SourceError` at the file (and line, where the parser says) when it is not YAML."""
+    from ruamel.yaml import YAMLError
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = _yaml().load(f)
+    except YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise SourceError.at(path, mark.line + 1 if mark else 0, f"not readable as YAML: {e}") from None
+    if not hasattr(data, "get"):
+        raise SourceError.at(path, 0, "expected a mapping of settings")
+    return data
+
+
+def _title_from_page(page: Path) -> str:
+    """The page's first ``# `` heading, else its file name as a title (``log-in-first.md`` ->
+    ``Log in first``; ``index.md`` -> its folder's name), as MkDocs titles a bare nav entry."""
+    if page.is_file():
+        for line in page.read_text(encoding="utf-8-sig").splitlines():
+            m = re.match(r"#\s+(.+?)\s*#*\s*$", line)
+            if m:
+                return m.group(1)
+    stem = page.parent.name if page.stem in ("index", "README") and page.parent.name else page.stem
+    return stem.replace("-", " ").replace("_", " ").capitalize()
+
+
+def nav_titles(config: Any, docs: Path) -> dict[str, str]:
+    """Page (posix, below ``docs``) -> its title in ``config``'s ``nav`` (a round-trip or plain
+    mapping); a page listed bare takes its first heading. Without MkDocs: these are the titles
+    the generated tables link with (the contract and the cited-sources page)."""
+    titles: dict[str, str] = {}
+
+    def walk(items: Any) -> None:
+        for item in items or ():
+            if isinstance(item, str):
+                if item.endswith(".md"):
+                    titles.setdefault(item, _title_from_page(docs / item))
+                continue
+            for title, target in item.items():
+                if isinstance(target, str):
+                    if target.endswith(".md"):
+                        titles.setdefault(target, str(title))
+                else:
+                    walk(target)
+
+    walk(config.get("nav"))
+    return titles
+
+
+def snippet_base_paths(options: Any, root: Path) -> list[str]:
+    """pymdownx.snippets' ``base_path`` (a string or list; default ``["."]``) made absolute at
+    ``root``. The extension makes relative entries absolute against the working directory, so
+    a build started from another directory would include that directory's files."""
+    bases = options.get("base_path", ["."]) if options else ["."]
+    return [str((Path(root) / b).resolve()) for b in ([bases] if isinstance(bases, str) else bases)]
+
+
+@dataclass
+class Renderer:
+    """Everything a page's rendering reads in one build: the project ``root``, its ``docs``
+    folder, the scenarios, the ledger of what passed, the release matrix (None when never
+    measured), the pinned Mermaid script and licence, and the nav ``titles``. The rules'
+    coverage and the claims' context are built on first use (a site without a contract page
+    needs no rules file)."""
+
+    root: Path
+    docs: Path
+    scenarios: dict[str, Scenario]
+    ledger: ledger_mod.Ledger
+    matrix: matrix_mod.Matrix | None
+    mermaid: tuple[Path, Path]
+    titles: dict[str, str]
+    _coverage: Any = field(default=None, repr=False)
+    _claims: Any = field(default=None, repr=False)
+    _pages: Any = field(default=None, repr=False)
+
+    @classmethod
+    def load(cls, root: Path, ledger_path: Path, docs: Path, titles: dict[str, str]) -> "Renderer":
+        """Read the scenarios, the ledger and the matrix, and fetch or check the Mermaid script.
+        Raises :class:`SourceError` for a malformed scenario, :class:`FileNotFoundError` for
+        a missing ledger, :class:`~verified_docs.render.vendor.VendorError` when the script cannot be had."""
+        root = Path(root).resolve()
+        scenarios = {s.name: s for s in discover_project(root)}
+        matrix_path = root / matrix_mod.MATRIX_FILE
+        return cls(
+            root,
+            Path(docs).resolve(),
+            scenarios,
+            ledger_mod.load(ledger_path),
+            matrix_mod.load(matrix_path) if matrix_path.is_file() else None,
+            vendor.ensure(vendor.MERMAID, root),
+            titles,
+        )
+
+    def pages_by_scenario(self) -> dict[str, list[str]]:
+        if self._pages is None:
+            self._pages = pages_by_scenario(self.docs)
+        return self._pages
+
+    def coverage(self) -> Any:
+        if self._coverage is None:
+            rules = load_rules(self.root / RULES_FILE)
+            self._coverage = coverage(rules, list(self.scenarios.values()), self.pages_by_scenario())
+        return self._coverage
+
+    def claims(self) -> claims_mod.Context:
+        # It reads every page (for the evidence boxes, the matrix and the source claims) and
+        # finds the installed toolnexus.
+        if self._claims is None:
+            try:
+                package, version = claims_mod.installed_toolnexus()
+            except FileNotFoundError as e:
+                raise SourceError.at(self.root / "pyproject.toml", 0, str(e)) from None
+            self._claims = claims_mod.Context(
+                self.scenarios, self.ledger, self.root, self.matrix, claims_mod.scan_site(self.docs), package, version
+            )
+        return self._claims
+
+    def render_page(self, markdown: str, page: Path, src_uri: str, first_line: int = 1) -> str:
+        """``markdown`` (the page at ``page``, ``src_uri`` posix below ``docs``, starting at
+        file line ``first_line``) with every claim swapped for its link and every directive
+        line for its rendering, each block carrying its directive's marker. Raises
+        :class:`SourceError` at the page and line for an unknown, malformed or unverified
+        example, a claim its evidence contradicts, or a claim left in the result."""
+        source = markdown
+        # Claims first: their replacement keeps every line where it was, so the directives'
+        # line numbers still name the page as written.
+        markdown = claims_mod.render_claims(markdown, page, src_uri, self.claims())
+        lines = markdown.splitlines(keepends=True)
+        directives = find_directives(markdown, page, first_line)
+        examples = {d: resolve(d, self.scenarios, self.ledger, self.root) for d in directives if d.kind == "example"}
+        # The runs whose output this page shows: their evidence box need not repeat it.
+        shown = {(e.directive.scenario, e.run) for e in examples.values() if e.run and e.show_output}
+        for d in reversed(directives):
+            i = d.where.line - first_line
+            if d.kind == "matrix":
+                lines[i] = render_matrix(d, src_uri, self.matrix, self.scenarios, self.pages_by_scenario())
+            elif d.kind == "contract":
+                lines[i] = render_contract(d, src_uri, self.coverage(), self.titles)
+            elif d.kind == "evidence":
+                lines[i] = render_evidence(
+                    d,
+                    self.scenarios,
+                    self.ledger,
+                    self.root,
+                    self.matrix,
+                    shown_runs=frozenset(run for name, run in shown if name == d.scenario),
+                    page_src_uri=src_uri,
+                )
+            elif d.kind == "install":
+                lines[i] = render_install(d, self.root / "pyproject.toml", self.ledger)
+            elif d.kind == "diagram":
+                lines[i] = render_diagrams(d, self.scenarios, self.ledger, self.root)
+            elif d.kind == "sources":
+                lines[i] = claims_mod.render_sources(d, src_uri, self.claims(), self.titles)
+            else:
+                lines[i] = render_example(examples[d], src_uri)
+        rendered = "".join(lines)
+        left = claims_mod.leftover_claims(rendered, page, source)
+        if left:
+            raise SourceError(*left)
+        return rendered
+
+    def published_files(self) -> Iterator[tuple[str, Path]]:
+        """(path in the site, file to copy) of what the site serves beyond ``docs/``: the
+        Mermaid script (``mkdocs.yml`` lists it first, so the theme never fetches it from a
+        CDN) and its licence beside it, and every program and support file the ledger shows
+        passing with these exact bytes, under ``verified-src/`` as it is in the project (each
+        tab links to its whole runnable file; the guard checks the built site again)."""
+        script, licence = self.mermaid
+        site_path = vendor.MERMAID.site_path
+        yield site_path, script
+        yield f"{site_path.rsplit('/', 1)[0]}/{licence.parent.name}.LICENSE", licence
+        for rel, entry in sorted(self.ledger.programs.items()):
+            path = self.root / rel
+            if entry["passed"] and path.is_file() and ledger_mod.sha256_file(path) == entry["sha256"]:
+                yield f"{SOURCE_DIR}/{rel}", path
+
+
+@dataclass(frozen=True)
+class RenderedTree:
+    """What :func:`render_tree` made: ``docs_dir`` (the rendered pages and files), ``config``
+    (the generated ``mkdocs.yml``), ``site_dir`` (where it builds), the pages rendered (posix, below ``docs_dir``), how many
+    files were written (the rest already held those bytes) or removed, and ``edit_links``, the
+    sentence saying where the edit links point (or why there are none)."""
+
+    docs_dir: Path
+    config: Path
+    site_dir: Path
+    pages: tuple[str, ...]
+    written: int
+    removed: int
+    edit_links: str
+
+
+def _put(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` atomically unless it already holds exactly that; True when written."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    write_atomic(path, data)
+    return True
+
+
+def generated_config(config: Any, root: Path, docs_dir: Path, site_dir: Path, config_dir: Path) -> tuple[Any, str]:
+    """``config`` (round-trip ``mkdocs.yml``, changed in place and returned) for the rendered
+    tree, to be written into ``config_dir``: ``docs_dir`` and ``site_dir`` relative to it
+    (Zensical 0.0.73 requires both inside that folder, and panics on absolute paths), no ``hooks`` (everything they did is in the
+    tree), ``edit_uri`` resolved from ``VERIFIED_DOCS_EDIT_URI`` or the git remote when the
+    file leaves it empty (the links point at ``docs/`` as written, not at the rendered copy),
+    pymdownx.snippets' ``base_path`` absolute at ``root``. Also returns the sentence saying
+    where the edit links came from."""
+    edit_links = "edit links as mkdocs.yml sets them"
+    if not config.get("edit_uri"):
+        written_docs = (root / str(config.get("docs_dir", "docs"))).resolve().relative_to(root).as_posix()
+        edit_uri, edit_links = resolve_edit_uri(root, written_docs)
+        config["edit_uri"] = edit_uri or ""
+    for key, path in (("docs_dir", docs_dir), ("site_dir", site_dir)):
+        config[key] = os.path.relpath(path, config_dir)
+    config.pop("hooks", None)
+    for i, ext in enumerate(config.get("markdown_extensions") or ()):
+        if ext == SNIPPETS:
+            config["markdown_extensions"][i] = {SNIPPETS: {"base_path": snippet_base_paths(None, root)}}
+        elif hasattr(ext, "get") and SNIPPETS in ext:
+            options = ext[SNIPPETS]
+            if options is None:
+                ext[SNIPPETS] = options = {}
+            options["base_path"] = snippet_base_paths(options, root)
+    return config, edit_links
+
+
+def render_tree(
+    root: Path, ledger_path: Path, out_dir: Path, site_dir: Path, config_path: Path | None = None
+) -> RenderedTree:
+    """Render the project at ``root`` (its ``mkdocs.yml``, or ``config_path``) into ``out_dir``:
+    ``out_dir/docs/`` and ``out_dir/mkdocs.yml`` building into ``site_dir`` (see the module
+    docstring). Files already holding the bytes they would get are left alone, and files of an
+    earlier render that this one does not make are removed, so the tree is exactly this build's.
+
+    Raises :class:`SourceError` naming the page and line for any directive or claim that cannot
+    be rendered (every problem of every page, not only the first), or ``mkdocs.yml`` that
+    cannot be read; :class:`FileNotFoundError` when there is no ledger;
+    :class:`~verified_docs.render.vendor.VendorError` when the Mermaid script cannot be had; :class:`ValueError`
+    when ``out_dir`` would overwrite ``docs/`` or ``site_dir`` is not inside ``out_dir``."""
+    root = Path(root).resolve()
+    config_path = Path(config_path or root / CONFIG_NAME).resolve()
+    config = load_config(config_path)
+    docs = (config_path.parent / str(config.get("docs_dir", "docs"))).resolve()
+    out_dir = Path(out_dir).resolve()
+    out_docs = out_dir / "docs"
+    if out_docs == docs or docs in out_docs.parents or out_docs in docs.parents:
+        raise ValueError(f"{out_docs}: the rendered tree may not overlap {docs}, which is written by hand")
+    renderer = Renderer.load(root, ledger_path, docs, nav_titles(config, docs))
+    wanted: dict[Path, bytes | Path] = {}
+    pages, problems = [], []
+    for path in sorted(p for p in docs.rglob("*") if p.is_file()):
+        rel = path.relative_to(docs).as_posix()
+        if path.suffix != ".md":
+            wanted[out_docs / rel] = path
+            continue
+        try:
+            text = renderer.render_page(path.read_text(encoding="utf-8-sig"), path, rel)
+        except SourceError as e:
+            problems += e.problems
+            continue
+        wanted[out_docs / rel] = text.encode("utf-8")
+        pages.append(rel)
+    if problems:
+        raise SourceError(*problems)
+    for site_path, source in renderer.published_files():
+        wanted[out_docs / site_path] = source
+    written = 0
+    for target, content in wanted.items():
+        written += _put(target, content if isinstance(content, bytes) else content.read_bytes())
+    removed = 0
+    if out_docs.is_dir():
+        for path in sorted(out_docs.rglob("*"), reverse=True):
+            if path.is_file() and path not in wanted:
+                path.unlink()
+                removed += 1
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+    site_dir = Path(site_dir).resolve()
+    if out_dir not in site_dir.parents:
+        raise ValueError(f"{site_dir}: the site must be built inside {out_dir} (Zensical builds only there)")
+    generated, edit_links = generated_config(config, root, out_docs, site_dir, out_dir)
+    buf = io.StringIO()
+    buf.write(f"# Generated by verified_docs.render.pages from {config_path.name}: do not edit.\n")
+    _yaml().dump(generated, buf)
+    written += _put(out_dir / CONFIG_NAME, buf.getvalue().encode("utf-8"))
+    return RenderedTree(out_docs, out_dir / CONFIG_NAME, site_dir, tuple(pages), written, removed, edit_links)

@@ -1,0 +1,236 @@
+"""``python -m verified_docs try``: run one example offline, or serve its scripted model.
+
+A reader reproduces a page's output with one command: the example's runs execute through
+:func:`verified_docs.verify.verdict.verify_run`, exactly as the build runs them (the same mock model
+script, environment, arguments, shared working directory and checks), and what each program
+printed goes to stdout unchanged. Notes (which run, whether the output equals the golden
+file) go to stderr, so ``try ... > out.txt`` holds nothing but the programs' output.
+
+With ``serve``, only the scripted model of one run starts; the reader points an edited copy
+of the program at it through ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``, the two variables
+every snippet reads (:func:`verified_docs.run.languages.environment` sets them for the build).
+"""
+
+from __future__ import annotations
+
+import shlex
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, TextIO
+
+from verified_docs.run.mock_model import MockModel, RecordedRequest
+from verified_docs.run.languages import LANGUAGES
+from verified_docs.scenario.load import Program, Run, Scenario
+from verified_docs.verify.verdict import verify_run
+
+BASE_URL_VAR, API_KEY_VAR = "OPENAI_BASE_URL", "OPENAI_API_KEY"
+
+
+class UsageError(Exception):
+    """A name the command line gave that matches nothing; the message is one line that lists
+    the valid names (the CLI prints it and exits 2)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What to try: ``scenario``, and ``run`` (``None``: every run, in order)."""
+
+    scenario: Scenario
+    run: Run | None
+
+
+def choose(scenarios: list[Scenario], name: str, run_name: str | None = None) -> Choice:
+    """The scenario called ``name`` (``suspension/answer-later``, or just ``answer-later``
+    when only one scenario has that last part) and its run ``run_name``.
+
+    Raises :class:`UsageError` for an unknown scenario or run, naming the valid ones."""
+    by_name = {s.name: s for s in scenarios}
+    scenario = by_name.get(name)
+    if scenario is None:
+        short = [s for s in scenarios if s.name.rsplit("/", 1)[-1] == name]
+        scenario = short[0] if len(short) == 1 else None
+    if scenario is None:
+        if not by_name:
+            raise UsageError(
+                f"unknown scenario {name!r}: no scenarios here; run it from the site's repository "
+                "folder (the one with snippets/ and mkdocs.yml)"
+            )
+        raise UsageError(f"unknown scenario {name!r}; known: {', '.join(sorted(by_name))}")
+    if run_name is None:
+        return Choice(scenario, None)
+    for run in scenario.runs:
+        if run.name == run_name:
+            return Choice(scenario, run)
+    raise UsageError(
+        f"scenario {scenario.name!r} has no run {run_name!r}; its runs: {', '.join(r.name for r in scenario.runs)}"
+    )
+
+
+def _program(run: Run) -> Program | None:
+    """The run's program in the first language (in :data:`LANGUAGES` order) it has one in."""
+    return next((run.programs[lang] for lang in LANGUAGES if lang in run.programs), None)
+
+
+def _command(program: Program, run: Run, root: Path) -> str:
+    return shlex.join(["python", _rel(program.path, root), *run.args])
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def run_example(choice: Choice, root: Path, out: BinaryIO, err: TextIO) -> int:
+    """Run ``choice``'s runs in order in one fresh temporary folder and write each shown run's
+    output to ``out`` byte for byte (as UTF-8); with a run chosen, the runs before it run
+    first (they prepare the shared folder) and only the chosen one's output is written.
+
+    Returns 0 when every run passed the build's checks, 1 when one failed (its report goes to
+    ``err`` and later runs do not start)."""
+    scenario = choice.scenario
+    last = scenario.runs.index(choice.run) if choice.run else len(scenario.runs) - 1
+    with tempfile.TemporaryDirectory(prefix="verified-docs-try-") as tmp:
+        for run in scenario.runs[: last + 1]:
+            program = _program(run)
+            if program is None:
+                continue
+            shown = choice.run is None or run is choice.run
+            if shown:
+                _note(err, f"run {run.name!r}: {_command(program, run, root)}")
+            else:
+                _note(
+                    err,
+                    f"run {run.name!r} first, its output not shown (the runs share one working "
+                    f"directory): {_command(program, run, root)}",
+                )
+            verdict = verify_run(scenario, run, program, Path(tmp), warm=False)
+            if shown:
+                out.write(verdict.stdout.encode("utf-8"))
+                out.flush()
+            if not verdict.passed:
+                err.write(verdict.report() + "\n")
+                return 1
+            if shown:
+                _note(err, _golden_note(program.golden_path, verdict.stdout, root))
+    return 0
+
+
+def _golden_note(golden: Path, stdout: str, root: Path) -> str:
+    if golden.read_bytes() == stdout.encode("utf-8"):
+        return f"the same bytes as {_rel(golden, root)}, its golden output (what a page shows of this run)"
+    # It passed, so the outputs are equal once generated ids, ports, keys and durations are
+    # set aside (verified_docs.verify.normalise); the page shows the build's values.
+    return (
+        f"the same as {_rel(golden, root)}, its golden output (what a page shows of this run), "
+        "except for generated ids, ports or durations, which differ on every run"
+    )
+
+
+def serve(
+    choice: Choice,
+    root: Path,
+    out: TextIO,
+    err: TextIO,
+    *,
+    port: int = 0,
+    stop: threading.Event | None = None,
+    poll_s: float = 0.2,
+) -> int:
+    """Serve the scripted model of ``choice.run`` on 127.0.0.1 (``port``; 0 = a free one),
+    print ``export OPENAI_BASE_URL=...`` and ``export OPENAI_API_KEY=...`` to ``out``, then
+    report each request the model receives to ``err`` until ``stop`` is set or Ctrl-C.
+
+    Raises :class:`UsageError` when no run is chosen and the scenario has several, or when
+    ``port`` is taken. Returns 0."""
+    scenario, run = choice.scenario, choice.run
+    if run is None:
+        if len(scenario.runs) > 1:
+            raise UsageError(
+                f"scenario {scenario.name!r} has several runs, each with its own script; choose one "
+                f"with --run: {', '.join(r.name for r in scenario.runs)}"
+            )
+        run = scenario.runs[0]
+    try:
+        mock = MockModel(run.steps, run.where, port=port).__enter__()
+    except OSError as e:
+        raise UsageError(f"cannot serve on 127.0.0.1:{port}: {e.strerror or e}") from None
+    try:
+        out.write(f"export {BASE_URL_VAR}={mock.base_url}\nexport {API_KEY_VAR}={mock.api_key}\n")
+        out.flush()
+        for line in _serve_notes(scenario, run, root):
+            _note(err, line)
+        _watch(mock, err, stop or threading.Event(), poll_s)
+    finally:
+        mock.__exit__(None, None, None)
+    return 0
+
+
+def _serve_notes(scenario: Scenario, run: Run, root: Path) -> list[str]:
+    program = _program(run)
+    steps = len(run.steps)
+    script = (
+        f"{steps} scripted repl{'y' if steps == 1 else 'ies'}; it answers one pass of the run"
+        if steps
+        else "no scripted reply: this run makes no model request, and the model refuses any"
+    )
+    notes = [f"serving the scripted model of {scenario.name}, run {run.name!r} ({script})"]
+    if program is not None:
+        command = shlex.join(["python", program.path.name, *run.args])
+        notes.append(
+            f"set the two variables above, then run your copy of {_rel(program.path, root)} with the "
+            f"build's arguments: {command}"
+        )
+    support = sorted({p.path.name for p in scenario.support})
+    if support:
+        notes.append(f"keep its support file(s) next to it: {', '.join(support)}")
+    earlier = [r.name for r in scenario.runs[: scenario.runs.index(run)]]
+    if earlier:
+        notes.append(
+            f"run it in the folder where {', '.join(earlier)} ran first (the runs share one working "
+            f"directory; serve each with --run)"
+        )
+    notes.append("Ctrl-C stops it")
+    return notes
+
+
+def _watch(mock: MockModel, err: TextIO, stop: threading.Event, poll_s: float) -> None:
+    """Report new requests until ``stop`` or Ctrl-C; then say how far the script got."""
+    seen, done_said, stopped = 0, False, False
+    while True:
+        try:
+            stopped = stop.wait(poll_s)
+        except KeyboardInterrupt:
+            stopped = True
+        requests = list(mock.requests)  # what arrived, stop or not, is reported
+        for r in requests[seen:]:
+            _note(err, _describe(r, mock))
+        seen = len(requests)
+        used = sum(1 for r in requests if r.step is not None)
+        if used and used == len(mock.steps) and not done_said:
+            _note(
+                err,
+                "every scripted reply has been given: the run is complete; a second pass needs a fresh `try --serve`",
+            )
+            done_said = True
+        if stopped:
+            break
+    used = sum(1 for r in mock.requests if r.step is not None)
+    _note(err, f"stopped after {len(mock.requests)} request(s); {used} of {len(mock.steps)} scripted replies given")
+
+
+def _describe(r: RecordedRequest, mock: MockModel) -> str:
+    if r.step is not None:
+        return (
+            f"request {r.index + 1}: answered with scripted reply {r.step + 1} of {len(mock.steps)} "
+            f"({mock.steps[r.step].describe()})"
+        )
+    return f"request {r.index + 1}: refused with HTTP {r.status}: {r.error}"
+
+
+def _note(err: TextIO, text: str) -> None:
+    err.write(f"try: {text}\n")
+    err.flush()

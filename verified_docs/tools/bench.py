@@ -1,0 +1,417 @@
+"""Benchmarks, printed side by side from one run (medians with min and max), with the speed
+targets met or missed:
+
+- a bare ``mkdocs build`` of this site and a cold ``import toolnexus``;
+- verification of every run from the warm fork server and from a cold interpreter per program;
+- per-program overhead: each run's wall time (mock model, start, checks) minus the program's
+  own time from its first line to its exit, averaged over the runs of a pass that verifies one
+  scenario at a time (uncontended, so it is the harness's cost, not waiting for a core);
+- ``nox -s docs`` cold (result caches emptied) and right after with nothing changed;
+- the mock model's round trips per second;
+- what line coverage and the reply pass add to verification, against a cold ``nox -s docs``;
+- what the production chapter (issue 13) added to the verify stage, against what its programs
+  themselves do: the scenarios of :data:`CHAPTER_BASE` verified by the same code, then today's;
+- the author loop: save to reloaded page for a one-line edit of one snippet under
+  ``nox -s serve`` (:func:`save_to_reload`, on a copy of the project), against that scenario's
+  own verify time plus a no-op ``nox -s docs``.
+
+"The programs' own work" is always taken from that one-at-a-time pass: verifying several
+scenarios at once (as the build does) stretches each program's wall time while it waits for a
+core, which would inflate the very budget the build is measured against.
+
+Ratios are what to compare: this machine is shared, so absolute seconds drift between runs.
+Run as ``nox -s bench`` (it needs nox itself to time ``nox -s docs``); ``nox -s bench --
+author-loop`` prints only the author loop's figure and target.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from verified_docs import ledger
+from verified_docs.errors import Location
+from verified_docs.run.mock_model import MockModel
+from verified_docs.scenario.load import SCENARIO_ROOTS, Step, discover_project
+from verified_docs.verify.verdict import RunVerdict, default_jobs, verify_all
+
+CACHES = (Path("build") / "cache",)
+# `main` just before the production chapter (issue 13): the verify stage may grow past it by no
+# more than the added programs' own work spread over the machine's cores.
+CHAPTER_BASE = "17502ea"
+# The author loop's edit: one line of one snippet's shown section, which the page shows.
+LOOP_SCENARIO = "suspension/approval-gate"
+LOOP_FILE = Path("snippets/suspension/approval-gate/approval_gate.py")
+LOOP_LINE = "# First call: nothing has been approved yet, so suspend with a Request."
+LOOP_PAGE = "suspension/approval-gate/"
+# What of the project the author loop's copy needs; build/cache and build/vendor make its first
+# cycle warm (that cycle is not timed).
+LOOP_COPY = (
+    "snippets",
+    "examples",
+    "rules",
+    "docs",
+    "verified_docs",
+    "mkdocs.yml",
+    "pyproject.toml",
+    "conftest.py",
+    "build/cache",
+    "build/vendor",
+    "build/verified-ledger.json",
+)
+
+
+def _timed(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
+    return time.perf_counter() - start
+
+
+def _stats(samples: list[float], unit: str = "s") -> str:
+    return (
+        f"median {statistics.median(samples):7.3f}{unit}  min {min(samples):7.3f}{unit}  max {max(samples):7.3f}{unit}"
+    )
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+def mock_round_trips(seconds: float = 2.0) -> float:
+    """Sequential chat-completion round trips per second over one keep-alive connection."""
+    steps = tuple(Step(Location(Path("bench"), 0), reply="ok") for _ in range(200_000))
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]})
+    with MockModel(steps, Location(Path("bench"), 0)) as mock:
+        conn = http.client.HTTPConnection("127.0.0.1", mock.port)
+        headers = {"Authorization": f"Bearer {mock.api_key}", "Content-Type": "application/json"}
+        count, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            conn.request("POST", "/v1/chat/completions", body=body, headers=headers)
+            conn.getresponse().read()
+            count += 1
+        elapsed = time.perf_counter() - start
+        conn.close()
+    return count / elapsed
+
+
+def overhead_per_run(verdicts: list[RunVerdict]) -> float:
+    """Seconds each run spends outside the program's own work: the runs' total wall time minus
+    the programs' own time (first line to exit), divided by the number of runs."""
+    return sum(v.duration_s - (v.own_s or 0.0) for v in verdicts) / len(verdicts)
+
+
+def scenarios_at(root: Path, rev: str, into: Path) -> list:
+    """The scenarios of git revision ``rev`` of the repository at ``root``, extracted under
+    ``into`` (``git archive`` of the scenario folders and ``rules/``). Raises
+    :class:`subprocess.CalledProcessError` when git cannot read ``rev``."""
+    import io
+    import tarfile
+
+    folders = [f for f, _ in SCENARIO_ROOTS] + ["rules"]
+    tar = subprocess.run(
+        ["git", "-C", str(root), "archive", "--format=tar", rev, *folders], capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+        archive.extractall(into, filter="data")
+    return discover_project(into)
+
+
+def verify_timed(
+    scenarios: list,
+    repeats: int,
+    *,
+    sleep_limit: bool = True,
+    jobs: int | None = None,
+    estimates: dict[str, float] | None = None,
+) -> tuple[list[float], list[float], list[list[RunVerdict]]]:
+    """Wall seconds of ``repeats`` warm verifications of ``scenarios`` (the verify stage of
+    ``nox -s docs``, every pass, ``jobs`` scenarios at once: default as the build), the
+    programs' own seconds in each, summed, and each repeat's verdicts. Failures are timed like
+    passes; ``sleep_limit=False`` lifts the sleep limit, which an older revision's scenarios
+    may break without being any slower to verify."""
+    from verified_docs.verify import verdict as verify_mod
+
+    walls, owns, verdicts = [], [], []
+    limit = verify_mod.SLEEP_LIMIT_S
+    verify_mod.SLEEP_LIMIT_S = verify_mod.SLEEP_LIMIT_S if sleep_limit else float("inf")
+    try:
+        for _ in range(repeats):
+            start = time.perf_counter()
+            got = [v for vs in verify_all(scenarios, jobs=jobs, warm=True, estimates=estimates).values() for v in vs]
+            walls.append(time.perf_counter() - start)
+            owns.append(sum(v.own_s or 0.0 for v in got))
+            verdicts.append(got)
+    finally:
+        verify_mod.SLEEP_LIMIT_S = limit
+    return walls, owns, verdicts
+
+
+def _get(url: str, timeout: float = 60.0) -> str:
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return r.read().decode("utf-8")
+
+
+def _collect(stream, into: list[str]) -> None:
+    for line in stream:
+        into.append(line)
+
+
+def _copy_project(root: Path, into: Path) -> Path:
+    for rel in LOOP_COPY:
+        src, dst = root / rel, into / rel
+        if src.is_dir():
+            shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__"))
+        elif src.is_file():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst)
+    return into
+
+
+def save_to_reload(
+    root: Path, repeats: int, env: dict[str, str], timeout_s: float = 300.0
+) -> tuple[list[float], list[dict]]:
+    """Seconds from saving a one-line edit of :data:`LOOP_FILE` to the served page showing it,
+    ``repeats`` times, and the server's account of each cycle (``/.verified-docs/state``).
+
+    ``python -m verified_docs serve`` (port 0) runs on a copy of the project in a temporary
+    folder, never the real tree. Each edit writes a line not seen before (so the result cache
+    cannot answer it). The clock runs from just before the write until the server's reload
+    answer (the long poll open pages wait on) says the cycle is done and a GET of the page holds
+    the new line: the moment a browser's reload would show it, without the browser's own
+    rendering. Raises :class:`RuntimeError` when a cycle fails or takes over ``timeout_s``."""
+    with tempfile.TemporaryDirectory(prefix="verified-docs-loop-") as tmp:
+        copy = _copy_project(root, Path(tmp) / "project")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "verified_docs", "serve", "-a", "127.0.0.1:0"],
+            cwd=copy,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        lines: list[str] = []
+        reader = threading.Thread(target=_collect, args=(proc.stdout, lines), daemon=True)
+        reader.start()
+        try:
+            deadline = time.monotonic() + 60
+            while not (found := re.search(r"\[serve\] serving (http://\S+/)", "".join(lines))):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"serve did not start:\n{''.join(lines)[-3000:]}")
+                time.sleep(0.05)
+            url = found.group(1)
+
+            def cycle_after(epoch: int) -> dict:
+                end = time.monotonic() + timeout_s
+                while int(_get(f"{url}.verified-docs/reload?epoch={epoch}", timeout=40)) <= epoch:
+                    if time.monotonic() > end or proc.poll() is not None:
+                        raise RuntimeError(f"no cycle finished after epoch {epoch}:\n{''.join(lines)[-3000:]}")
+                state = json.loads(_get(f"{url}.verified-docs/state"))
+                if not state["ok"]:
+                    raise RuntimeError(f"the author loop's cycle failed:\n{state['report']}")
+                return state
+
+            epoch = cycle_after(0)["epoch"]
+            program = copy / LOOP_FILE
+            text = program.read_text(encoding="utf-8")
+            samples, states = [], []
+            for i in range(repeats):
+                line = LOOP_LINE.replace("nothing has been approved yet", f"nothing approved yet (edit {i + 1})")
+                start = time.perf_counter()
+                program.write_text(text.replace(LOOP_LINE, line), encoding="utf-8")
+                state = cycle_after(epoch)
+                if line not in _get(url + LOOP_PAGE):
+                    raise RuntimeError(f"{url}{LOOP_PAGE} does not show the edited line after the reload")
+                samples.append(time.perf_counter() - start)
+                states.append(state)
+                epoch = state["epoch"]
+            return samples, states
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    pass
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # whatever of its own process group is left
+            except ProcessLookupError:
+                pass
+            proc.wait()
+
+
+def author_loop_figures(root: Path, repeats: int, env: dict[str, str], docs_noop: list[float] | None = None) -> None:
+    """Print the author loop's figure and its target: at most 2 s, or 1.5 x (that scenario's
+    own verify time + a no-op ``nox -s docs``), whichever is larger. ``docs_noop``: no-op
+    ``nox -s docs`` seconds measured already (else measured here)."""
+    if docs_noop is None:
+        nox = [sys.executable, "-m", "nox", "-f", str(root / "noxfile.py"), "-s", "docs"]
+        _timed(nox, root, env)  # brings build/ up to date, so the next ones are no-ops
+        docs_noop = [_timed(nox, root, env) for _ in range(repeats)]
+    (scenario,) = [s for s in discover_project(root) if s.name == LOOP_SCENARIO]
+    own, _, _ = verify_timed([scenario], repeats)
+    loop, states = save_to_reload(root, repeats, env)
+    verify_s, noop = statistics.median(own), statistics.median(docs_noop)
+    target = max(2.0, 1.5 * (verify_s + noop))
+    print(f"verify {LOOP_SCENARIO:<23} {_stats(own)}")
+    print(
+        f"save to reloaded page, 1 line  {_stats(loop)}  (serve on a copy; until the reload answer "
+        f"and the page holds the line)"
+    )
+    parts = [f"verify {st['verify_s']:.2f}s + render {st['render_s']:.2f}s" for st in states]
+    print(f"  its cycles, as the server timed them: {'; '.join(parts)}")
+    print(
+        f"  author loop: save to reloaded page / max(2 s, 1.5 x ({LOOP_SCENARIO} verify + no-op docs)) = "
+        f"{statistics.median(loop):.2f}s / max(2, 1.5 x ({verify_s:.2f}s + {noop:.2f}s)) = {target:.2f}s: "
+        f"{_verdict(statistics.median(loop) <= target)}"
+    )
+
+
+def main(root: Path, repeats: int = 3) -> int:
+    root = root.resolve()
+    env = _env()
+    cores = os.cpu_count() or 1
+    scenarios = discover_project(root)
+    # Longest first, from the last build's ledger, as `nox -s docs` schedules them (build.py).
+    estimates = ledger.durations(root / ledger.DEFAULT_LEDGER)
+
+    imports = [_timed([sys.executable, "-c", "import toolnexus"], root) for _ in range(repeats)]
+    warm_totals, cold_totals, verdicts = [], [], []
+    for _ in range(repeats):
+        for warm, totals in ((True, warm_totals), (False, cold_totals)):
+            start = time.perf_counter()
+            got = [v for vs in verify_all(scenarios, warm=warm, estimates=estimates).values() for v in vs]
+            totals.append(time.perf_counter() - start)
+            failed = [v.test_id for v in got if not v.passed]
+            if failed:
+                raise RuntimeError(f"bench needs every run to pass; failed: {', '.join(failed)}")
+            if warm:
+                verdicts = got
+    _, own_sums, alone = verify_timed(scenarios, repeats, jobs=1)
+    overheads = [overhead_per_run(got) for got in alone]
+
+    # The cost of the truth checks: the same warm verification without line coverage and
+    # without the reply pass (patched off here only; the build has no switch for them).
+    without_checks = []
+    from verified_docs.verify import verdict as verify_mod
+
+    real_env, real_pass = verify_mod.line_coverage.environment, verify_mod._reply_pass
+    verify_mod.line_coverage.environment = lambda prefix, files: {}
+    verify_mod._reply_pass = lambda scenario, lang, mine, warm: mine
+    try:
+        for _ in range(repeats):
+            start = time.perf_counter()
+            verify_all(scenarios, warm=True, estimates=estimates)
+            without_checks.append(time.perf_counter() - start)
+    finally:
+        verify_mod.line_coverage.environment, verify_mod._reply_pass = real_env, real_pass
+
+    with tempfile.TemporaryDirectory() as tmp:
+        base = scenarios_at(root, CHAPTER_BASE, Path(tmp))
+        base_walls, _, _ = verify_timed(base, repeats, sleep_limit=False, estimates=estimates)
+        _, base_owns, _ = verify_timed(base, repeats, sleep_limit=False, jobs=1)
+        base_runs = sum(len(s.runs) for s in base)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        ledger_path = Path(tmp) / "ledger.json"
+        ledger.save(ledger.build(verdicts, root), ledger_path)
+        site = str(Path(tmp) / "site")
+        builds = [
+            _timed(
+                [sys.executable, "-m", "mkdocs", "build", "-q", "-d", site],
+                root,
+                {**env, "VERIFIED_DOCS_LEDGER": str(ledger_path)},
+            )
+            for _ in range(repeats)
+        ]
+
+    nox = [sys.executable, "-m", "nox", "-f", str(root / "noxfile.py"), "-s", "docs"]
+    _timed(nox, root, env)  # once, so the docs session's environment exists; not counted
+    docs_cold, docs_noop = [], []
+    for _ in range(repeats):
+        for cache in CACHES:
+            shutil.rmtree(root / cache, ignore_errors=True)
+        docs_cold.append(_timed(nox, root, env))
+        docs_noop.append(_timed(nox, root, env))
+
+    cold_import, bare = statistics.median(imports), statistics.median(builds)
+    overhead, own = statistics.median(overheads), statistics.median(own_sums)
+    runs = len(verdicts)
+    budget_cold = bare + cold_import + own / cores
+    print(
+        f"machine: {cores} cores; {runs} runs in {len(scenarios)} scenarios, {default_jobs()} at once; "
+        f"medians of {repeats}"
+    )
+    print(f"cold import toolnexus          {_stats(imports)}")
+    print(f"bare mkdocs build              {_stats(builds)}")
+    print(f"verify all, warm fork server   {_stats(warm_totals)}")
+    print(
+        f"verify all, cold interpreters  {_stats(cold_totals)}  "
+        f"(warm is {statistics.median(cold_totals) / statistics.median(warm_totals):.1f}x faster)"
+    )
+    print(f"verify all, no lines/replies   {_stats(without_checks)}")
+    print(f"programs' own work, summed     {_stats(own_sums)}  (one scenario at a time)")
+    print(f"overhead per program           {_stats(overheads)}")
+    print(f"nox -s docs, cold caches       {_stats(docs_cold)}")
+    print(f"nox -s docs, no-op             {_stats(docs_noop)}")
+    trips = mock_round_trips()
+    print(f"mock model                     {trips:,.0f} round trips/s")
+    print("targets:")
+    print(
+        f"  overhead per program / cold import = {overhead:.3f}s / {cold_import:.3f}s = "
+        f"{overhead / cold_import:.3f} (<= 0.10): {_verdict(overhead <= 0.10 * cold_import)}"
+    )
+    print(
+        f"  cold docs / (bare build + cold import + own work / {cores} cores) = {statistics.median(docs_cold):.2f}s / "
+        f"{budget_cold:.2f}s = {statistics.median(docs_cold) / budget_cold:.2f} (<= 1.2): "
+        f"{_verdict(statistics.median(docs_cold) <= 1.2 * budget_cold)}"
+    )
+    print(
+        f"  no-op docs / bare build = {statistics.median(docs_noop):.2f}s / {bare:.2f}s = "
+        f"{statistics.median(docs_noop) / bare:.2f} (<= 1.3): {_verdict(statistics.median(docs_noop) <= 1.3 * bare)}"
+    )
+    print(f"  mock round trips/s = {trips:,.0f} (>= 2,000): {_verdict(trips >= 2000)}")
+    extra = max(0.0, statistics.median(warm_totals) - statistics.median(without_checks))
+    base_docs = statistics.median(docs_cold) - extra
+    print(
+        f"  line coverage + reply pass / cold docs without them = {extra:.2f}s / {base_docs:.2f}s = "
+        f"{extra / base_docs:.2f} (<= 0.25): {_verdict(extra <= 0.25 * base_docs)}"
+    )
+    grown = statistics.median(warm_totals) - statistics.median(base_walls)
+    added = (own - statistics.median(base_owns)) / cores
+    print(
+        f"  production chapter: verify stage growth since {CHAPTER_BASE} ({base_runs} -> {runs} runs) / "
+        f"added programs' own work / {cores} cores = {grown:.2f}s / {added:.2f}s = "
+        f"{grown / added if added > 0 else float('inf'):.2f} (<= 1.0): {_verdict(grown <= added)}"
+    )
+    author_loop_figures(root, repeats, env, docs_noop)
+    return 0
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "CI"}  # CI forces full runs; the no-op must not
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    return env
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["author-loop"]:
+        author_loop_figures(Path.cwd().resolve(), 3, _env())
+        sys.exit(0)
+    if sys.argv[1:]:
+        sys.exit(f"usage: python -m verified_docs.tools.bench [author-loop]; got {' '.join(sys.argv[1:])}")
+    sys.exit(main(Path.cwd()))

@@ -1,0 +1,255 @@
+"""Check what a run must show, from what was observed. Each check returns problems, never raises.
+
+Observed facts come from two places that the snippet does not control: the mock model's
+recorded requests (what the model was shown) and the tracer's events (how often a tool ran,
+what ``ctx.answer`` held, how often ``wait_for`` was called, how each run ended). A program
+that prints the right words while the human's reply never reached the tool still fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from verified_docs.errors import Location, Problem
+from verified_docs.run.mock_model.provider_rules import is_balanced
+from verified_docs.run.mock_model.server import RecordedRequest
+from verified_docs.verify.normalise import normalise
+from verified_docs.run.process import MAX_CAPTURE_BYTES
+from verified_docs.scenario.load import Expect
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything one program run left behind. ``traced`` is False for a language whose
+    toolnexus internals cannot be observed; then trace-based evidence is an error, not a pass."""
+
+    exit_code: int
+    timed_out: bool
+    timeout_s: float
+    stdout: str
+    stderr: str
+    requests: tuple[RecordedRequest, ...]
+    trace: tuple[dict[str, Any], ...]
+    traced: bool
+    flooded: str | None = None
+    not_utf8: str | None = None
+    anomaly: str | None = None
+
+
+def tool_results_shown(requests: tuple[RecordedRequest, ...]) -> list[str]:
+    """Contents of the tool messages the model was shown, each once, in order of first sight."""
+    seen: set[tuple[Any, str]] = set()
+    shown: list[str] = []
+    for r in requests:
+        if not isinstance(r.body, dict):
+            continue
+        for m in r.body.get("messages") or []:
+            if isinstance(m, dict) and m.get("role") == "tool":
+                content = m.get("content")
+                text = content if isinstance(content, str) else json.dumps(content)
+                key = (m.get("tool_call_id"), text)
+                if key not in seen:
+                    seen.add(key)
+                    shown.append(text)
+    return shown
+
+
+_TRACED = (
+    "tool_runs",
+    "tool_answers",
+    "requests_raised",
+    "answer_data_read",
+    "wait_for_calls",
+    "sequence",
+    "tool_metrics",
+    "run_statuses",
+)
+
+
+def sequence(trace: tuple[dict[str, Any], ...]) -> list[str]:
+    """The trace as labels, in order: ``tool <name>``, ``wait_for``, ``stream pending``,
+    ``run <status>``. Shows what happened before what (a pending event before wait_for)."""
+    labels = []
+    for e in trace:
+        if e["event"] == "tool_execute":
+            labels.append(f"tool {e['tool']}")
+        elif e["event"] == "wait_for":
+            labels.append("wait_for")
+        elif e["event"] == "stream_pending":
+            labels.append("stream pending")
+        elif e["event"] == "run_end":
+            labels.append(f"run {e['status']}")
+    return labels
+
+
+def _requests_raised(obs: Observation, expected: tuple[dict[str, Any], ...]) -> str:
+    """Each Request a tool suspended with, in order, cut to the keys the scenario states
+    (as JSON with generated ids normalised)."""
+    keys = set().union(*(e.keys() for e in expected)) if expected else {"id", "kind", "prompt"}
+    raised = [
+        {k: v for k, v in e["pending"].items() if k in keys}
+        for e in obs.trace
+        if e["event"] == "tool_execute" and e.get("pending")
+    ]
+    return _as_json(raised)
+
+
+def _tool_runs(obs: Observation, expected: dict[str, int]) -> dict[str, int]:
+    """Executions per tool, listing a tool the scenario expects at zero as 0, not absent."""
+    counts = Counter(e["tool"] for e in obs.trace if e["event"] == "tool_execute")
+    return {**{name: 0 for name in expected}, **counts}
+
+
+def _as_json(value: Any) -> str:
+    """Canonical JSON with generated ids normalised: how ``tool_answers`` compare and print."""
+    return normalise(json.dumps(value, sort_keys=True))
+
+
+def _mismatch(where: Location, what: str, expected: Any, got: Any) -> Problem:
+    return Problem(where, f"{what}: expected {expected}, got {got}")
+
+
+def check_exit(expect: Expect, obs: Observation, where: Location) -> list[Problem]:
+    """Exit code, timeout, flooding, undecodable output and stdin reads; stderr's tail goes
+    into the details."""
+    tail = tuple(obs.stderr.strip().splitlines()[-12:])
+    if obs.flooded:
+        return [Problem(where, f"killed: its {obs.flooded} passed {MAX_CAPTURE_BYTES:,} bytes (flooding output?)")]
+    if obs.timed_out:
+        return [Problem(where, f"killed after its {obs.timeout_s:g}s timeout (process group sent SIGKILL)", tail)]
+    problems = [Problem(where, obs.anomaly, tail)] if obs.anomaly else []
+    if obs.not_utf8:
+        problems.append(Problem(where, f"printed output that is not UTF-8: {obs.not_utf8}"))
+    if obs.exit_code != expect.exit_code:
+        how = f"signal {-obs.exit_code} ({_signal_name(-obs.exit_code)})" if obs.exit_code < 0 else str(obs.exit_code)
+        what = f"exit code: expected {expect.exit_code}, got {how}"
+        if "EOFError" in obs.stderr:
+            what += "; it read standard input, which snippets never get"
+        reached = _reached_for(obs.stderr)
+        if reached:
+            what += f"; it tried to reach {reached}, but only the mock model on 127.0.0.1 is reachable"
+        problems.append(Problem(where, what, tail))
+    return problems
+
+
+# How a process that is not Python says it could not reach a host from inside the network
+# namespace (verified_docs.run.netns): no name resolves, no outside address is routed.
+_UNREACHED = (
+    re.compile(r"verified_docs: offline: this snippet tried to reach ('[^']*')"),  # the Python-level block
+    re.compile(r"Could not resolve host: ([^\s;'\"]+)"),  # curl, git over HTTPS
+    re.compile(r"getaddrinfo (?:ENOTFOUND|EAI_AGAIN) ([^\s;'\"]+)"),  # node, npm
+    re.compile(r"Could not resolve hostname ([^\s:;'\"]+)"),  # ssh, git over SSH
+    re.compile(r"Failed to connect to ([^\s;'\"]+) port"),  # curl to an address
+)
+
+
+def _reached_for(stderr: str) -> str | None:
+    """The host (quoted) a snippet's process says it failed to reach, or None."""
+    for pattern in _UNREACHED:
+        found = pattern.search(stderr)
+        if found:
+            host = found.group(1)
+            return host if host.startswith("'") else repr(host)
+    return None
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "unknown signal"
+
+
+def check_evidence(expect: Expect, obs: Observation) -> list[Problem]:
+    """Every evidence item ``expect`` states, checked against ``obs``; messages name the
+    YAML line of the item that failed."""
+    problems: list[Problem] = []
+
+    def at(key: str) -> Location:
+        return Location(expect.where.path, expect.line_of(key))
+
+    def need_trace(key: str) -> bool:
+        if not obs.traced:
+            problems.append(Problem(at(key), f"{key}: this language's runner cannot observe it"))
+        return obs.traced
+
+    checks: list[tuple[str, Any, Callable[[], Any], Callable[[Any], Any]]] = [
+        ("model_requests", expect.model_requests, lambda: len(obs.requests), lambda v: v),
+        (
+            "transcript_balanced",
+            expect.transcript_balanced,
+            lambda: all(is_balanced(r.body.get("messages") or []) for r in obs.requests if isinstance(r.body, dict)),
+            lambda v: v,
+        ),
+        (
+            "tool_results_shown",
+            expect.tool_results_shown,
+            lambda: [normalise(s) for s in tool_results_shown(obs.requests)],
+            lambda v: [normalise(s) for s in v],
+        ),
+    ]
+    traced_checks: list[tuple[str, Any, Callable[[], Any], Callable[[Any], Any]]] = [
+        ("tool_runs", expect.tool_runs, lambda: _tool_runs(obs, expect.tool_runs or {}), dict),
+        (
+            "tool_answers",
+            expect.tool_answers,
+            lambda: _as_json(
+                [{"tool": e["tool"], "answer": e["answer"]} for e in obs.trace if e["event"] == "tool_execute"]
+            ),
+            lambda v: _as_json(list(v)),
+        ),
+        (
+            "requests_raised",
+            expect.requests_raised,
+            lambda: _requests_raised(obs, expect.requests_raised or ()),
+            lambda v: _as_json(list(v)),
+        ),
+        (
+            "answer_data_read",
+            expect.answer_data_read,
+            lambda: [
+                e.get("answer_data_read", False)
+                for e in obs.trace
+                if e["event"] == "tool_execute" and e["answer"] is not None
+            ],
+            list,
+        ),
+        (
+            "wait_for_calls",
+            expect.wait_for_calls,
+            lambda: sum(1 for e in obs.trace if e["event"] == "wait_for"),
+            lambda v: v,
+        ),
+        ("sequence", expect.sequence, lambda: sequence(obs.trace), list),
+        (
+            "tool_metrics",
+            expect.tool_metrics,
+            lambda: [
+                {"tool": e["tool"], "is_error": e["is_error"], "pending": e["pending"]}
+                for e in obs.trace
+                if e["event"] == "metric_tool"
+            ],
+            list,
+        ),
+        (
+            "run_statuses",
+            expect.run_statuses,
+            lambda: [e["status"] for e in obs.trace if e["event"] == "run_end"],
+            lambda v: list(v),
+        ),
+    ]
+    for key, expected, observe, prepare in checks + traced_checks:
+        if expected is None or (key in _TRACED and not need_trace(key)):
+            continue
+        got, want = observe(), prepare(expected)
+        if got != want:
+            problems.append(_mismatch(at(key), key, want, got))
+    for text in expect.stdout_contains:
+        if normalise(text) not in normalise(obs.stdout):
+            problems.append(Problem(at("stdout_contains"), f"stdout_contains: {text!r} was not printed"))
+    return problems
