@@ -35,9 +35,9 @@ def _stop_on_a_bad_environment() -> None:
     if {"-l", "--list", "--list-sessions", "-h", "--help", "--version"} & set(sys.argv[1:]):
         return
     sys.path.insert(0, str(ROOT))
-    from verified_docs.run import tmproot  # the standard library only
-
     from nox.virtualenv import HAS_UV
+
+    from verified_docs.run import tmproot  # the standard library only
 
     problem = tmproot.tmpdir_problem() or (tmproot.uv_cache_problem() if HAS_UV else None)
     if problem:
@@ -132,12 +132,31 @@ def _ensure_actionlint(session: nox.Session) -> None:
     session.run_install("go", "install", ACTIONLINT, env={"GOBIN": session.bin}, external=True)
 
 
+# The checks of `nox -s lint`, configured in pyproject.toml; `nox -s tests` runs them first.
+LINT_COMMANDS = (("ruff", "check", "."), ("ruff", "format", "--check", "."), ("mypy",))
+
+
+def _lint(session: nox.Session) -> None:
+    for command in LINT_COMMANDS:
+        session.run(*command)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check (pyflakes, bugbear, import order, complexity at most 12), ruff format --check and mypy on the package.
+
+    Configured in pyproject.toml ([tool.ruff], [tool.mypy]); `ruff format .` fixes the format."""
+    _install(session, "--extra", "docs", "--group", "lint")
+    _lint(session)
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Unit tests of the machinery, every example, the strict build and the guard (args go to pytest).
+    """The checks of `nox -s lint`, then the unit tests, every example, the strict build and the guard (args go to pytest).
     Installs Chromium for the browser tests first when it is missing (apt-get), or stops saying why."""
     _ensure_chromium(session)
-    _install(session, "--extra", "test")
+    _install(session, "--extra", "test", "--group", "lint")
+    _lint(session)
     _ensure_actionlint(session)
     session.run("python", "-m", "pytest", *session.posargs, env=QUIET_MKDOCS)
 

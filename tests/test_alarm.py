@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT
-from verified_docs.release import alarm
 from verified_docs import cli
-from verified_docs.release import matrix
+from verified_docs.release import alarm, matrix
+from verified_docs.render import release_matrix
 
 
 def report(path: Path, release: str, scenarios: dict[str, bool], problems: dict | None = None) -> Path:
@@ -63,7 +63,7 @@ def test_citations_find_the_pages_and_claims_of_a_scenario() -> None:
 
 
 def test_the_alarm_fires_on_an_older_release_and_names_what_rests_on_it(tmp_path: Path, capsys, monkeypatch) -> None:
-    measured = matrix.load(ROOT / matrix.MATRIX_FILE)
+    measured = release_matrix.load(ROOT / release_matrix.MATRIX_FILE)
     pin, older = measured.releases[-1], measured.releases[0]
     column = lambda r: {name: results[r] for name, results in measured.scenarios.items()}  # noqa: E731
     expected = sorted(n for n in measured.scenarios if column(pin)[n] != column(older)[n])
@@ -101,7 +101,7 @@ def test_the_alarm_fires_on_an_older_release_and_names_what_rests_on_it(tmp_path
 
 
 def test_the_same_release_raises_no_alarm(tmp_path: Path, capsys) -> None:
-    measured = matrix.load(ROOT / matrix.MATRIX_FILE)
+    measured = release_matrix.load(ROOT / release_matrix.MATRIX_FILE)
     pin = measured.releases[-1]
     column = {name: results[pin] for name, results in measured.scenarios.items()}
     r = str(report(tmp_path / "p.json", pin, column))

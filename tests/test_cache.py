@@ -3,13 +3,14 @@ alter its verdict runs it; a failure is never stored; --force and CI run everyth
 
 from __future__ import annotations
 
+import ast
 import shutil
 import types
 from pathlib import Path
 
 import pytest
 
-from conftest import SNIPPETS
+from conftest import ROOT, SNIPPETS
 from verified_docs import cache as cache_mod
 from verified_docs import cli
 from verified_docs import ledger as ledger_mod
@@ -68,7 +69,7 @@ def test_a_failure_is_never_stored(project: Path) -> None:
     assert not list((project / "cache").glob("*.json"))
 
 
-def test_another_toolnexus_interpreter_or_machinery_is_a_miss(project: Path, monkeypatch, tmp_path: Path) -> None:
+def test_another_toolnexus_is_a_miss(project: Path, monkeypatch) -> None:
     cache = cache_mod.ResultCache.open(project / "cache")
     verify(project, cache)
     real = cache_mod.distribution("toolnexus")
@@ -77,13 +78,89 @@ def test_another_toolnexus_interpreter_or_machinery_is_a_miss(project: Path, mon
     )
     assert cache_mod.environment_digest() != cache.context[64:]
     assert not verify(project, cache_mod.ResultCache.open(project / "cache"))[1]
-    # The machinery digest covers every file of the package: one changed byte changes it.
+
+
+def _package_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     package = tmp_path / "package"
     shutil.copytree(cache_mod.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(cache_mod, "PACKAGE", package)
+    return package
+
+
+# Files that decide a verdict (the tracer, the evidence checks, the mock model, the scenario
+# loader) and files that decide none (tools, serve, render, site, release, the command line).
+DECIDING = ["run/tracer/sitecustomize.py", "verify/evidence.py", "run/mock_model/server.py", "scenario/load.py"]
+NOT_DECIDING = [
+    "tools/bench.py",
+    "tools/soak.py",
+    "serve/author_loop.py",
+    "serve/preview.py",
+    "site/mkdocs_hook.py",
+    "render/pages.py",
+    "release/matrix.py",
+    "cli.py",
+]
+
+
+@pytest.mark.parametrize("edited", DECIDING)
+def test_editing_the_verdict_path_drops_every_cached_verdict(
+    edited: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = _package_copy(tmp_path, monkeypatch)
     before = cache_mod.machinery_digest()
-    (package / "runner" / "tracer" / "sitecustomize.py").write_text("# changed\n", encoding="utf-8")
+    with (package / edited).open("a", encoding="utf-8") as f:
+        f.write("# edited\n")
     assert cache_mod.machinery_digest() != before
+
+
+@pytest.mark.parametrize("edited", NOT_DECIDING)
+def test_editing_outside_the_verdict_path_keeps_every_cached_verdict(
+    edited: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = _package_copy(tmp_path, monkeypatch)
+    before = cache_mod.machinery_digest()
+    with (package / edited).open("a", encoding="utf-8") as f:
+        f.write("# edited\n")
+    assert cache_mod.machinery_digest() == before
+
+
+def _imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("verified_docs"):
+            found |= (
+                {node.module} if node.module != "verified_docs" else {f"verified_docs.{a.name}" for a in node.names}
+            )
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("verified_docs")}
+    return found
+
+
+def _in_parts(module: str, parts: tuple[str, ...]) -> bool:
+    relative = module.split(".")[1:]
+    return any(relative[: len(p.removesuffix(".py").split("/"))] == p.removesuffix(".py").split("/") for p in parts)
+
+
+def test_the_verdict_path_imports_nothing_outside_itself() -> None:
+    # The cache key hashes only VERDICT_PATH; code the verdict path imports from elsewhere
+    # could change a verdict without changing the key.
+    outside = []
+    for part in cache_mod.VERDICT_PATH:
+        path = cache_mod.PACKAGE / part
+        for module in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            for name in sorted(_imported_modules(module)):
+                if not _in_parts(name, cache_mod.VERDICT_PATH):
+                    outside.append(f"{module.relative_to(ROOT)} imports {name}")
+    assert outside == [], "add the module to cache.VERDICT_PATH, or import it from inside the verdict path"
+
+
+def test_the_import_check_sees_an_import_from_outside(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("from verified_docs.render.pages import render_tree\nfrom verified_docs.verify import golden\n")
+    names = _imported_modules(module)
+    assert names == {"verified_docs.render.pages", "verified_docs.verify"}
+    assert [n for n in sorted(names) if not _in_parts(n, cache_mod.VERDICT_PATH)] == ["verified_docs.render.pages"]
 
 
 def test_a_damaged_entry_is_a_miss(project: Path) -> None:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SNIPPETS, build_site
-from verified_docs.render import claims
 from verified_docs import ledger as ledger_mod
-from verified_docs.render.directive import find_directives
 from verified_docs.errors import SourceError
-from verified_docs.release.matrix import Matrix
+from verified_docs.render import claims
+from verified_docs.render.directive import find_directives
+from verified_docs.render.release_matrix import Matrix
 from verified_docs.scenario.load import load_scenario
 from verified_docs.verify.verdict import verify_scenario
 

@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, Verification
-from verified_docs.render.anchors import matrix_anchor
-from verified_docs.release import matrix
-from verified_docs.render.directive import find_directives
 from verified_docs.errors import SourceError, display_path
+from verified_docs.release import matrix
+from verified_docs.render import release_matrix
+from verified_docs.render.anchors import matrix_anchor
 from verified_docs.render.contract import render_contract
+from verified_docs.render.directive import find_directives, pages_by_scenario
 from verified_docs.render.matrix_table import render_matrix
+from verified_docs.scenario.load import discover_project
 from verified_docs.scenario.rules import (
     RULES_FILE,
     STATUSES,
@@ -26,10 +28,8 @@ from verified_docs.scenario.rules import (
     coverage,
     installed_package_dir,
     load_rules,
-    pages_by_scenario,
     problems,
 )
-from verified_docs.scenario.load import discover_project
 
 DOCS = """documents:
   spec: {name: SPEC.md at abc1234, url: "https://example.org/SPEC.md"}
@@ -276,21 +276,23 @@ def test_code_spans_in_rule_text_are_left_as_written() -> None:
 
 
 def test_release_matrix_covers_every_listed_release_and_the_pin() -> None:
-    m = matrix.load(ROOT / matrix.MATRIX_FILE)
+    m = release_matrix.load(ROOT / release_matrix.MATRIX_FILE)
     expected = matrix.expected_releases(ROOT)
     assert expected[0] == "0.6.0" and expected[-1] == version("toolnexus")
     assert "0.16.0" in expected
-    assert not matrix.coverage_problems(m, expected, ROOT / matrix.MATRIX_FILE), "re-run `nox -s release-matrix`"
+    assert not matrix.coverage_problems(m, expected, ROOT / release_matrix.MATRIX_FILE), (
+        "re-run `nox -s release-matrix`"
+    )
 
 
 def test_release_matrix_covers_every_scenario_and_matches_each_since() -> None:
-    m = matrix.load(ROOT / matrix.MATRIX_FILE)
+    m = release_matrix.load(ROOT / release_matrix.MATRIX_FILE)
     found = matrix.check_since(m, discover_project(ROOT))
     assert not found, "\n".join(str(p) for p in found) + "\nre-run `nox -s release-matrix`"
 
 
 def test_pinned_release_column_matches_this_run(verification: Verification) -> None:
-    m = matrix.load(ROOT / matrix.MATRIX_FILE)
+    m = release_matrix.load(ROOT / release_matrix.MATRIX_FILE)
     pinned = m.releases[-1]
     assert pinned == version("toolnexus"), "the matrix's newest release is not the pinned one"
     this_run = {name: all(v.passed for v in verdicts) for name, verdicts in verification.verdicts.items()}
@@ -298,8 +300,8 @@ def test_pinned_release_column_matches_this_run(verification: Verification) -> N
     assert recorded == this_run, "release matrix is stale for the pinned release; re-run `nox -s release-matrix`"
 
 
-def _toy(results: dict[str, bool]) -> matrix.Matrix:
-    return matrix.Matrix(tuple(results), {"suspension/run-statuses": results})
+def _toy(results: dict[str, bool]) -> release_matrix.Matrix:
+    return release_matrix.Matrix(tuple(results), {"suspension/run-statuses": results})
 
 
 def test_a_since_other_than_the_first_passing_release_fails_at_the_since_line() -> None:
@@ -343,8 +345,8 @@ def test_a_scenario_failing_again_after_its_first_pass_is_shown_not_hidden() -> 
 
 def test_ranges_join_neighbouring_releases() -> None:
     releases = ("0.6.0", "0.7.0", "0.8.0", "0.9.0", "0.10.0")
-    assert matrix.ranges(releases, ["0.6.0", "0.7.0", "0.9.0"]) == ["0.6.0–0.7.0", "0.9.0"]
-    assert matrix.ranges(releases, []) == []
+    assert release_matrix.ranges(releases, ["0.6.0", "0.7.0", "0.9.0"]) == ["0.6.0–0.7.0", "0.9.0"]
+    assert release_matrix.ranges(releases, []) == []
 
 
 def test_the_release_list_must_be_oldest_first(tmp_path) -> None:

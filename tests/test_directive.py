@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from verified_docs.render.directive import find_directives
 from verified_docs.errors import SourceError
+from verified_docs.render.directive import find_directives
 
 PAGE = Path("docs/page.md")
 

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from verified_docs.fences.run import PageRun, FenceFailure, ProcessState, ReadRecorder, first_change
+from verified_docs.fences.run import FenceFailure, PageRun, ProcessState, ReadRecorder, first_change
 
 
 def test_files_read_and_modules_imported_are_recorded_and_writes_are_not(tmp_path: Path, monkeypatch) -> None:

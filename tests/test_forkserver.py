@@ -13,13 +13,11 @@ import os
 import signal
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
 
 from conftest import gone
-
 from verified_docs.run.forkserver import ForkServer, ForkServerError
 from verified_docs.run.languages import PYTHON, environment, worker_environment
 from verified_docs.run.process import MAX_CAPTURE_BYTES, Completed, run_process

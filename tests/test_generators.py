@@ -14,6 +14,7 @@ import pytest
 
 from conftest import ROOT, BuiltSite, Verification
 from verified_docs import ledger as ledger_mod
+from verified_docs.ledger import fingerprint
 from verified_docs.render.directive import find_directives
 from verified_docs.site.guard import (
     built_page,
@@ -23,7 +24,6 @@ from verified_docs.site.guard import (
     published_source_problems,
     unrendered_claims,
 )
-from verified_docs.ledger import fingerprint
 
 DOCS = ROOT / "docs"
 

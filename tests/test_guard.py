@@ -7,8 +7,8 @@ import pytest
 from conftest import ROOT, BuiltSite, Verification
 from verified_docs import ledger as ledger_mod
 from verified_docs.render.directive import find_directives
-from verified_docs.site.guard import check_site, directive_problems, published_source_problems
 from verified_docs.render.tabs import SOURCE_DIR
+from verified_docs.site.guard import check_site, directive_problems, published_source_problems
 
 
 def test_strict_build_passes(built_site: BuiltSite) -> None:

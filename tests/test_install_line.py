@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, BuiltSite
-from verified_docs.render.directive import find_directives
 from verified_docs.errors import SourceError
 from verified_docs.ledger import Ledger
+from verified_docs.render.directive import find_directives
 from verified_docs.render.install import Requirements, read_requirements, render_install
 
 PROJECT = """[project]

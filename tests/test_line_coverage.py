@@ -10,8 +10,8 @@ import pytest
 
 from conftest import SNIPPETS
 from verified_docs import ledger as ledger_mod
-from verified_docs.render.directive import find_directives
 from verified_docs.errors import SourceError
+from verified_docs.render.directive import find_directives
 from verified_docs.render.resolve import resolve
 from verified_docs.render.tabs import render_example
 from verified_docs.scenario.load import load_scenario

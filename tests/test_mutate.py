@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from conftest import SNIPPETS
-from verified_docs.tools.mutate import _candidates, _run_mutant
 from verified_docs.scenario.load import load_scenario
+from verified_docs.tools.mutate import _candidates, _run_mutant
 
 
 def test_operators_match_the_approval_gate_and_skip_comments() -> None:

@@ -11,8 +11,8 @@ import os
 import pytest
 
 from conftest import ROOT, scenario_names
-from verified_docs.tools.mutate import MUTATION_CACHE, THRESHOLD, check_scenario
 from verified_docs.scenario.load import discover_project
+from verified_docs.tools.mutate import MUTATION_CACHE, THRESHOLD, check_scenario
 
 SCENARIOS = {s.name: s for s in discover_project(ROOT)}
 

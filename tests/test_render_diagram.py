@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SNIPPETS
-from verified_docs.render.directive import find_directives
 from verified_docs.errors import SourceError
-from verified_docs.site.guard import check_site
 from verified_docs.ledger import Ledger, fingerprint, sha256_file
 from verified_docs.render.diagram import render_diagrams
+from verified_docs.render.directive import find_directives
 from verified_docs.scenario.load import load_scenario
+from verified_docs.site.guard import check_site
 from verified_docs.verify.timeline import Message
 
 PAGE = Path("docs/page.md")

@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 from conftest import SNIPPETS
-from verified_docs.verify.replies import fresh_value, fresh_values
 from verified_docs.scenario.load import load_scenario
+from verified_docs.verify.replies import fresh_value, fresh_values
 from verified_docs.verify.verdict import verify_scenario
 
 

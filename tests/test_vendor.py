@@ -101,5 +101,5 @@ def test_offline_says_what_to_fetch_and_where_to_put_it(tmp_path: Path, monkeypa
 def test_the_site_loads_the_script_from_where_the_hook_publishes_it() -> None:
     # The browser test proves no page asks a CDN; this says which line of mkdocs.yml does it.
     config = (Path(__file__).parents[1] / "mkdocs.yml").read_text(encoding="utf-8")
-    assert f"extra_javascript:\n  - javascripts/search-hit-tab.js\n" in config
+    assert "extra_javascript:\n  - javascripts/search-hit-tab.js\n" in config
     assert f"\n  - {vendor.MERMAID.site_path}\n" in config

@@ -38,8 +38,6 @@ from pathlib import Path
 
 from verified_docs import cache as cache_mod
 from verified_docs import ledger as ledger_mod
-from verified_docs.site import reproducible
-from verified_docs.run import tmproot
 from verified_docs.errors import (
     Location,
     Problem,
@@ -51,9 +49,12 @@ from verified_docs.errors import (
     workflow_command,
 )
 from verified_docs.fences.run import PageRun, first_change
-from verified_docs.site.generator import DEFAULT as DEFAULT_GENERATOR, GENERATORS
+from verified_docs.run import tmproot
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.scenario.load import discover_project
+from verified_docs.site import reproducible
+from verified_docs.site.generator import DEFAULT as DEFAULT_GENERATOR
+from verified_docs.site.generator import GENERATORS
 
 FENCES = Path("build") / "executed-fences.json"
 FENCE_CACHE = Path("build") / "cache" / "fences"
@@ -146,7 +147,7 @@ def _fence_context() -> str:
 
     return "\0".join(
         [
-            cache_mod.machinery_digest(),
+            cache_mod.machinery_digest(cache_mod.FENCE_PATH),
             cache_mod.environment_digest(),
             version("pytest"),
             version("pytest-markdown-docs"),
@@ -392,8 +393,8 @@ def _go_offline(root: Path) -> bool:
     """Fetch the one thing the build downloads (the Mermaid script, when missing), then move the
     whole build into a network namespace with only loopback (:mod:`verified_docs.run.netns`): verification, the
     fences and every snippet's processes. False (the reason printed) when that failed halfway."""
-    from verified_docs.run import netns
     from verified_docs.render import vendor
+    from verified_docs.run import netns
 
     try:
         vendor.ensure(vendor.MERMAID, root)

@@ -18,16 +18,16 @@ import hashlib
 import json
 import os
 import pickle
-import tempfile
 import platform
 import sys
+import tempfile
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
-from verified_docs.verify.golden import write_atomic
 from verified_docs.run.line_coverage import FileLines
 from verified_docs.scenario.load import Scenario, load_scenario, remember
+from verified_docs.verify.golden import write_atomic
 from verified_docs.verify.timeline import Message
 from verified_docs.verify.verdict import RunVerdict, verify_all
 
@@ -49,11 +49,23 @@ def _digest_files(paths: list[Path], base: Path, h: "hashlib._Hash") -> None:
         h.update(hashlib.sha256(path.read_bytes()).digest())
 
 
-def machinery_digest() -> str:
-    """SHA-256 over every file of the ``verified_docs`` package (the runner, tracer, fork
-    server, mock model and evidence checks): changing the machinery invalidates every entry."""
+# What decides a verdict, relative to PACKAGE: reading the scenario, running its programs (mock
+# model, tracer, fork server), checking what they did, the error shape, and this cache's own
+# entries. Render, site, release, serve and tools decide none: editing them keeps every entry.
+# tests/test_cache.py checks that these modules import nothing outside this list.
+VERDICT_PATH = ("scenario", "run", "verify", "errors.py", "cache.py")
+# What decides a page's fence pass besides its own files: the fence plugin and its records.
+FENCE_PATH = ("fences", "errors.py", "verify/golden.py", "verify/normalise.py")
+
+
+def machinery_digest(parts: tuple[str, ...] = VERDICT_PATH) -> str:
+    """Hex SHA-256 over every file of ``parts`` (folders or files of this package, relative to
+    :data:`PACKAGE`; by default :data:`VERDICT_PATH`): a change there invalidates every entry
+    keyed by it, a change elsewhere in the package none."""
     h = hashlib.sha256()
-    _digest_files(files_under(PACKAGE), PACKAGE, h)
+    for part in parts:
+        path = PACKAGE / part
+        _digest_files(files_under(path) if path.is_dir() else [path], PACKAGE, h)
     return h.hexdigest()
 
 

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from verified_docs import cache as cache_mod
 from verified_docs import ledger as ledger_mod
-from verified_docs.release import matrix
-from verified_docs.run import tmproot
 from verified_docs.errors import SourceError, annotate, annotate_text
+from verified_docs.release import matrix
+from verified_docs.render import release_matrix
+from verified_docs.run import tmproot
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.scenario.load import discover_project
 from verified_docs.verify.verdict import verify_all
@@ -65,7 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     combine = sub.add_parser("matrix", help="combine per-release reports into the release matrix and check 'since'")
     combine.add_argument("reports", type=Path, nargs="+", help="reports written by verify --report")
     combine.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: cwd)")
-    combine.add_argument("--write", type=Path, default=matrix.MATRIX_FILE, help="matrix file to write, under root")
+    combine.add_argument(
+        "--write", type=Path, default=release_matrix.MATRIX_FILE, help="matrix file to write, under root"
+    )
     guard = sub.add_parser(
         "guard",
         help="fail on any code block in a built site that did not run in this build, "
@@ -410,7 +413,7 @@ def _matrix(args: argparse.Namespace) -> int:
     annotate(coverage + problems, "release matrix")
     uneven = [n for n in results.scenarios if results.fails_after_since(n)]
     print(
-        f"release matrix: {len(results.releases)} releases ({matrix.span(results.releases)}) x "
+        f"release matrix: {len(results.releases)} releases ({release_matrix.span(results.releases)}) x "
         f"{len(results.scenarios)} scenarios; {len(problems)} contrary to their declared 'since'; "
         f"{len(uneven)} failing again after their first pass{': ' + ', '.join(uneven) if uneven else ''}; "
         f"written to {args.write}"
@@ -422,8 +425,8 @@ def _render(args: argparse.Namespace) -> int:
     """``render``: the render stage alone (and the generator with ``--generator``); exit 0, 1
     when the generator failed, 2 when a page cannot be rendered."""
     from verified_docs.render import vendor
-    from verified_docs.site.generator import GENERATORS, GeneratorFailed, build
     from verified_docs.render.pages import RENDERED, render_tree
+    from verified_docs.site.generator import GENERATORS, GeneratorFailed, build
 
     root = args.root.resolve()
     if args.generator is not None and args.generator not in GENERATORS:

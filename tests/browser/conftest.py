@@ -41,7 +41,8 @@ except ImportError as missing:
     ) from missing
 
 from tests.browser.dom import TabSet, tab_sets
-from tests.browser.pages import ROOT, SCREENSHOTS, Page as SitePage
+from tests.browser.pages import ROOT, SCREENSHOTS
+from tests.browser.pages import Page as SitePage
 
 # Sample sites are inputs, not tests.
 collect_ignore = ["samples"]

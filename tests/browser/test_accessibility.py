@@ -14,7 +14,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
-from tests.browser.pages import Page as SitePage, site_pages
+from tests.browser.pages import Page as SitePage
+from tests.browser.pages import site_pages
 
 PAGES = site_pages()
 FAILING_IMPACTS = ("serious", "critical")

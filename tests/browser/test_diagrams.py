@@ -10,19 +10,18 @@ message labels and an accessible title, and its steps in words must list as many
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
 
+from tests.browser.conftest import Visit
+from tests.browser.pages import ROOT, site_pages
+from tests.browser.pages import Page as SitePage
 from verified_docs import ledger as ledger_mod
 from verified_docs.render.directive import find_directives
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.scenario.load import discover_project
-
-from tests.browser.conftest import Visit
-from tests.browser.pages import ROOT, Page as SitePage, site_pages
 
 SCENARIOS = {s.name: s for s in discover_project(ROOT)}
 PAGES = site_pages()

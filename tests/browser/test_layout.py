@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.conftest import DESKTOP
-from tests.browser.pages import Page as SitePage, site_pages
+from tests.browser.pages import Page as SitePage
+from tests.browser.pages import site_pages
 
 PAGES = site_pages()
 _OVERFLOWING = """() => {

@@ -14,7 +14,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from tests.browser.conftest import PHONE, Visit
-from tests.browser.pages import Page as SitePage, site_pages
+from tests.browser.pages import Page as SitePage
+from tests.browser.pages import site_pages
 
 PAGES = site_pages()
 

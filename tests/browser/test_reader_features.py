@@ -9,7 +9,6 @@ import re
 from playwright.sync_api import Page
 
 from conftest import TEST_EDIT_URI
-
 from tests.browser.dom import wait_for_js
 from tests.browser.pages import DOCS, site_pages
 

@@ -20,9 +20,9 @@ from pathlib import Path
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.pages import DOCS, ROOT, expected_examples, site_pages
+from tests.browser.pages import Page as SitePage
 from verified_docs.scenario.load import discover_project
-
-from tests.browser.pages import DOCS, ROOT, Page as SitePage, expected_examples, site_pages
 
 _WORD = re.compile(r"(?:(?<=\s)|^)([a-z]{6,})(?=\s|$)", re.MULTILINE)
 

@@ -7,11 +7,10 @@ from pathlib import Path
 
 from playwright.sync_api import Browser
 
-from tests.serving import PROGRAM, make_project, serving
-from verified_docs.serve.preview import BANNER_ID
-
 from tests.browser.conftest import new_context
 from tests.browser.pages import SCREENSHOTS
+from tests.serving import PROGRAM, make_project, serving
+from verified_docs.serve.preview import BANNER_ID
 
 OLD_COMMENT = "# First call: nothing has been approved yet, so suspend with a Request."
 NEW_COMMENT = "# First call: nothing is approved yet, so suspend with a Request."

@@ -17,11 +17,11 @@ from typing import Callable
 import pytest
 from playwright.sync_api import Browser, Page
 
-from verified_docs.run.languages import LANGUAGES
-
 from tests.browser.conftest import Visit, new_context
 from tests.browser.dom import checked_labels, stored_tabs, tab_label, tab_sets, wait_for_checked
-from tests.browser.pages import LANGUAGE_LABELS, Page as SitePage, site_pages
+from tests.browser.pages import LANGUAGE_LABELS, site_pages
+from tests.browser.pages import Page as SitePage
+from verified_docs.run.languages import LANGUAGES
 
 PAGES = site_pages()
 LANGUAGE_ORDER = [language.display for language in LANGUAGES.values()]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verified_docs.render.claims import parse_claims
-from verified_docs.scenario.rules import pages_by_scenario
+from verified_docs.render.directive import pages_by_scenario
 
 
 @dataclass(frozen=True)

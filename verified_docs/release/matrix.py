@@ -16,17 +16,17 @@ import json
 import re
 import sys
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 from verified_docs.cache import ResultCache, machinery_digest
 from verified_docs.errors import Location, Problem, SourceError
-from verified_docs.verify.golden import write_atomic
+from verified_docs.render.release_matrix import Matrix, ranges, span
 from verified_docs.scenario.load import Scenario
+from verified_docs.verify.golden import write_atomic
 from verified_docs.verify.verdict import RunVerdict
 
-MATRIX_FILE = Path("rules") / "release-matrix.json"
 RELEASES_FILE = Path("rules") / "releases.txt"
 _VERSION = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
 _PIN = re.compile(r"^toolnexus==([0-9]+\.[0-9]+\.[0-9]+)$")
@@ -184,67 +184,6 @@ def plan(
     return out
 
 
-@dataclass(frozen=True)
-class Matrix:
-    """``releases`` oldest first; ``scenarios`` maps a name to {release: passed};
-    ``dependencies`` maps a release to what its toolnexus was installed with."""
-
-    releases: tuple[str, ...]
-    scenarios: dict[str, dict[str, bool]]
-    dependencies: dict[str, dict[str, str]] = field(default_factory=dict)
-
-    def measured_since(self, name: str) -> str | None:
-        """The first (oldest) release on which the scenario passes, or None if it passes on none."""
-        return next((r for r in self.releases if self.scenarios[name].get(r)), None)
-
-    def fails_after_since(self, name: str) -> tuple[str, ...]:
-        """Releases newer than :meth:`measured_since` on which the scenario fails (empty when
-        it passes on every release from its first)."""
-        since = self.measured_since(name)
-        if since is None:
-            return ()
-        later = self.releases[self.releases.index(since) + 1 :]
-        return tuple(r for r in later if not self.scenarios[name].get(r))
-
-    def since_sentence(self, name: str) -> str:
-        """One plain sentence for a page: the first passing release, and what the later ones did."""
-        since = self.measured_since(name)
-        if since is None:
-            return f"Passes on none of the {len(self.releases)} toolnexus releases measured ({span(self.releases)})."
-        fails = self.fails_after_since(name)
-        later = (
-            "every later release measured"
-            if not fails
-            else f"later releases too, except {', '.join(ranges(self.releases, fails))}, where it fails"
-        )
-        first = "the oldest release measured" if since == self.releases[0] else "the first release on which it passes"
-        return (
-            f"Passes from toolnexus {since} ({first}) and on {later}; "
-            f"measured on {len(self.releases)} releases, {span(self.releases)}."
-        )
-
-
-def span(releases: tuple[str, ...] | list[str]) -> str:
-    """``"0.6.0 to 0.21.0"`` for a list of releases, oldest first."""
-    return f"{releases[0]} to {releases[-1]}" if len(releases) > 1 else releases[0]
-
-
-def ranges(releases: tuple[str, ...], chosen: tuple[str, ...] | list[str]) -> list[str]:
-    """``chosen`` (a subset of ``releases``) as runs of neighbours in ``releases``:
-    ``["0.6.0–0.9.5", "0.18.0"]``."""
-    out: list[list[str]] = []
-    picked = set(chosen)
-    previous = None
-    for r in releases:
-        if r in picked:
-            if previous is not None and previous in picked and out:
-                out[-1].append(r)
-            else:
-                out.append([r])
-        previous = r
-    return [run[0] if len(run) == 1 else f"{run[0]}–{run[-1]}" for run in out]
-
-
 def combine(reports: list[dict]) -> Matrix:
     """Join per-release reports. Raises ``ValueError`` when a release appears twice."""
     releases = sorted((r["toolnexus"] for r in reports), key=release_key)
@@ -328,12 +267,6 @@ def save(m: Matrix, path: Path) -> None:
         )
         + "\n",
     )
-
-
-def load(path: Path) -> Matrix:
-    """Read a matrix written by :func:`save`."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return Matrix(tuple(data["releases"]), data["scenarios"], data.get("dependencies", {}))
 
 
 def table(m: Matrix) -> str:

@@ -41,11 +41,11 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from verified_docs.render.anchors import evidence_anchor, matrix_anchor, source_anchor
-from verified_docs.render.directive import Directive, fenced_lines, find_directives, marker
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.ledger import Ledger, sha256_file
-from verified_docs.release.matrix import Matrix
+from verified_docs.render.anchors import evidence_anchor, matrix_anchor, source_anchor
+from verified_docs.render.directive import Directive, fenced_lines, find_directives, marker
+from verified_docs.render.release_matrix import Matrix
 from verified_docs.render.templating import code
 from verified_docs.scenario.load import Expect, Run, Scenario
 

@@ -9,10 +9,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from verified_docs.render.directive import Directive
 from verified_docs.errors import Problem, SourceError
-from verified_docs.scenario.rules import Coverage, Rule, Source, code_problems, installed_package_dir
+from verified_docs.render.directive import Directive
 from verified_docs.render.templating import code, render
+from verified_docs.scenario.rules import Coverage, Rule, Source, code_problems, installed_package_dir
 
 _STATUS_WORD = {"follows": "follows", "departs": "**departs**", "lacks": "lacks"}
 _CODE_SPAN = re.compile(r"(`+).+?(?<!`)\1(?!`)")

@@ -227,3 +227,14 @@ def body_start(source: str, body: str) -> int:
     generator passed on after taking off front matter) begins; 1 when nothing was taken off.
     Front matter and the blank lines after it are whole lines, so counting lines suffices."""
     return max(len(source.splitlines()) - len(body.splitlines()), 0) + 1
+
+
+def pages_by_scenario(docs: Path) -> dict[str, list[str]]:
+    """Scenario name -> the pages (posix, relative to ``docs``) holding one of its directives."""
+    found: dict[str, list[str]] = {}
+    for page in sorted(Path(docs).rglob("*.md")):
+        rel = page.relative_to(docs).as_posix()
+        for d in find_directives(page.read_text(encoding="utf-8"), page):
+            if d.scenario and rel not in found.setdefault(d.scenario, []):
+                found[d.scenario].append(rel)
+    return found

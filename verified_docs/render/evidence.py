@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from verified_docs.render.anchors import evidence_anchor
-from verified_docs.render.directive import Directive
 from verified_docs.errors import Problem, SourceError
 from verified_docs.ledger import Ledger, sha256_file
-from verified_docs.release.matrix import Matrix
-from verified_docs.scenario.load import Expect, Scenario
+from verified_docs.render.anchors import evidence_anchor
+from verified_docs.render.directive import Directive
+from verified_docs.render.release_matrix import Matrix
 from verified_docs.render.templating import code, render
+from verified_docs.scenario.load import Expect, Scenario
 
 
 @dataclass(frozen=True)

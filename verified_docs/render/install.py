@@ -13,9 +13,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from verified_docs.render.directive import Directive, marker
 from verified_docs.errors import SourceError
 from verified_docs.ledger import Ledger
+from verified_docs.render.directive import Directive, marker
 
 PIN = re.compile(r"^\s*toolnexus\s*==\s*(?P<version>[0-9A-Za-z.+!-]+)\s*$")
 AT_LEAST = re.compile(r"^\s*>=\s*(?P<version>[0-9]+(?:\.[0-9]+)*)\s*$")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
+from verified_docs.errors import Problem, SourceError
 from verified_docs.render.anchors import matrix_anchor
 from verified_docs.render.directive import Directive
-from verified_docs.errors import Problem, SourceError
-from verified_docs.release.matrix import Matrix, ranges, span
-from verified_docs.scenario.load import Scenario
+from verified_docs.render.release_matrix import Matrix, ranges, span
 from verified_docs.render.templating import render
+from verified_docs.scenario.load import Scenario
 
 
 @dataclass(frozen=True)

@@ -23,30 +23,28 @@ from __future__ import annotations
 
 import io
 import os
-import posixpath
 import re
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from verified_docs.render import claims as claims_mod
 from verified_docs import ledger as ledger_mod
-from verified_docs.release import matrix as matrix_mod
+from verified_docs.errors import SourceError
+from verified_docs.render import claims as claims_mod
+from verified_docs.render import release_matrix as matrix_mod
 from verified_docs.render import vendor
-from verified_docs.render.directive import find_directives
-from verified_docs.render.edit_link import resolve_edit_uri
-from verified_docs.errors import Location, Problem, SourceError
-from verified_docs.verify.golden import write_atomic
 from verified_docs.render.contract import render_contract
 from verified_docs.render.diagram import render_diagrams
+from verified_docs.render.directive import find_directives, pages_by_scenario
+from verified_docs.render.edit_link import resolve_edit_uri
 from verified_docs.render.evidence import render_evidence
 from verified_docs.render.install import render_install
 from verified_docs.render.matrix_table import render_matrix
 from verified_docs.render.resolve import resolve
 from verified_docs.render.tabs import SOURCE_DIR, render_example
-from verified_docs.scenario.rules import RULES_FILE, coverage, load_rules, pages_by_scenario
 from verified_docs.scenario.load import Scenario, discover_project
+from verified_docs.scenario.rules import RULES_FILE, coverage, load_rules
+from verified_docs.verify.golden import write_atomic
 
 RENDERED = Path("build") / "rendered"
 CONFIG_NAME = "mkdocs.yml"

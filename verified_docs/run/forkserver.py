@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import atexit
 import json
-from dataclasses import replace
 import os
 import socket
 import subprocess
@@ -25,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from verified_docs.run.process import Completed, kill_group, supervise

@@ -20,7 +20,6 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError
 
-from verified_docs.render.directive import find_directives
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.scenario.load import Scenario
 
@@ -268,17 +267,6 @@ def code_problems(rules: list[Rule], package: Path) -> list[Problem]:
                     Problem(rule.where, f"rule {rule.id}: says the Python port lacks {name}, but {found} defines it")
                 )
     return out
-
-
-def pages_by_scenario(docs: Path) -> dict[str, list[str]]:
-    """Scenario name -> the pages (posix, relative to ``docs``) holding one of its directives."""
-    found: dict[str, list[str]] = {}
-    for page in sorted(Path(docs).rglob("*.md")):
-        rel = page.relative_to(docs).as_posix()
-        for d in find_directives(page.read_text(encoding="utf-8"), page):
-            if d.scenario and rel not in found.setdefault(d.scenario, []):
-                found[d.scenario].append(rel)
-    return found
 
 
 @dataclass(frozen=True)

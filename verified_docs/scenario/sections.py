@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pymdownx.snippets import SnippetPreprocessor
 
-from verified_docs.errors import Problem, Location, SourceError
+from verified_docs.errors import Location, Problem, SourceError
 
 _MARKER = SnippetPreprocessor.RE_SNIPPET_SECTION
 # What may precede a marker on its line: indentation and a comment opener, nothing else.

@@ -33,14 +33,14 @@ import traceback
 from pathlib import Path
 from typing import Callable, Iterator
 
+from verified_docs import build as pipeline
 from verified_docs import cache as cache_mod
 from verified_docs import ledger as ledger_mod
-from verified_docs import build as pipeline
 from verified_docs.errors import SourceError, display_path
-from verified_docs.serve.preview import LoopState, Outcome, make_server, now, url_of
-from verified_docs.site.publish import swap_in
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.scenario.load import discover_project
+from verified_docs.serve.preview import LoopState, Outcome, make_server, now, url_of
+from verified_docs.site.publish import swap_in
 from verified_docs.verify.verdict import RunVerdict
 
 WATCHED_DIRS = ("snippets", "examples", "rules", "docs")

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from verified_docs.run.mock_model import MockModel, RecordedRequest
 from verified_docs.run.languages import LANGUAGES
+from verified_docs.run.mock_model import MockModel, RecordedRequest
 from verified_docs.scenario.load import Program, Run, Scenario
 from verified_docs.verify.verdict import verify_run
 

@@ -18,9 +18,9 @@ from typing import Any, Callable
 from verified_docs.errors import Location, Problem
 from verified_docs.run.mock_model.provider_rules import is_balanced
 from verified_docs.run.mock_model.server import RecordedRequest
-from verified_docs.verify.normalise import normalise
 from verified_docs.run.process import MAX_CAPTURE_BYTES
 from verified_docs.scenario.load import Expect
+from verified_docs.verify.normalise import normalise
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from pathlib import Path
 from verified_docs.errors import Location, Problem
 from verified_docs.verify.normalise import normalise
 
-
 MAX_DIFF_LINES = 120  # a report, not a copy of the output
 
 

@@ -11,24 +11,21 @@ from __future__ import annotations
 import json
 import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from verified_docs.verify import golden
-from verified_docs.verify import replies
-from verified_docs.verify import timeline
 from verified_docs.errors import Location, Problem, SourceError, display_path
-from verified_docs.scenario.sections import parse_sections
-from verified_docs.verify.evidence import Observation, check_evidence, check_exit, tool_results_shown
-from verified_docs.run.mock_model import MockModel
-from verified_docs.run import forkserver
-from verified_docs.run import line_coverage
+from verified_docs.run import forkserver, line_coverage
 from verified_docs.run.languages import LANGUAGES, environment, read_trace, worker_environment
+from verified_docs.run.mock_model import MockModel
 from verified_docs.run.process import run_process
 from verified_docs.scenario.load import Program, Run, Scenario
+from verified_docs.scenario.sections import parse_sections
+from verified_docs.verify import golden, replies, timeline
+from verified_docs.verify.evidence import Observation, check_evidence, check_exit, tool_results_shown
 
 
 @dataclass(frozen=True)

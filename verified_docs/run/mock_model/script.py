@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from verified_docs.scenario.load import Step
 from verified_docs.run.mock_model.provider_rules import declared_tools
+from verified_docs.scenario.load import Step
 
 QUOTE_PREFIX = "The tool result I was shown: "
 

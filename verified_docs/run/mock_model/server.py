@@ -18,10 +18,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from verified_docs.errors import Location, Problem
-from verified_docs.scenario.load import Step
 from verified_docs.run.mock_model import anthropic
 from verified_docs.run.mock_model.provider_rules import ProviderRejection, check_request
 from verified_docs.run.mock_model.script import Reply, reply_for
+from verified_docs.scenario.load import Step
 
 CHAT_PATH = "/v1/chat/completions"
 

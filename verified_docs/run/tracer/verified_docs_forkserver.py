@@ -29,11 +29,11 @@ execs a fresh interpreter instead, keeping everything else (group, stdio, env, c
 from __future__ import annotations
 
 import atexit
+import builtins
+import ctypes
 import faulthandler
 import gc
 import glob
-import builtins
-import ctypes
 import importlib
 import importlib.machinery
 import io
