@@ -14,8 +14,6 @@ from pathlib import Path
 import nox
 from nox.command import CommandFailed
 
-sys.path.insert(0, str(Path(__file__).parent))  # verified_docs.tools.lockfile, read before any install
-
 # uv, not virtualenv: every environment is synced from uv.lock.
 nox.options.default_venv_backend = "uv"
 nox.options.sessions = ["docs", "tests"]
@@ -55,25 +53,36 @@ QUIET_MKDOCS = {"NO_MKDOCS_2_WARNING": "1"}
 MATRIX_CONSTRAINTS = ["mcp>=1.0.0,<2.0.0"]
 
 
+def _stop_on_a_stale_lock(session: nox.Session) -> None:
+    """Stop with one line, uv's own reason and the fix, when ``uv lock --check`` says uv.lock
+    no longer matches pyproject.toml. ``uv sync --locked`` refuses a stale lock too, but names
+    ``uv lock`` as the fix; here it is ``nox -s lock``, which prints what moved."""
+    from nox.virtualenv import UV  # the uv nox itself runs
+
+    done = subprocess.run([UV, "lock", "--check", "--directory", str(ROOT)], capture_output=True, text=True)
+    if done.returncode != 0:
+        said = [line.removeprefix("error: ") for line in done.stderr.splitlines() if line.startswith("error: ")]
+        reason = (said or done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"])[0]
+        session.error(f"uv.lock does not match pyproject.toml (uv lock --check: {reason}); refresh it: nox -s lock")
+
+
 def _install(session: nox.Session, *args: str) -> None:
     """``uv sync --locked *args`` into the session's environment: exactly what uv.lock holds
-    (hashes checked), this project editable; first, one line naming the pyproject.toml line
-    whose requirement the lock was not made from. Skipped when this reused environment already
-    got these args for the current pyproject.toml and uv.lock. Ours because nox re-runs every
-    install on reuse, and uv's editable re-install of this project alone costs ~1.3 s, most of
-    a no-op `nox -s docs`; nox's ``--no-install`` would also skip the install after a pin change."""
-    from verified_docs.tools.lockfile import lock_problems  # packaging, which nox itself needs
-
-    problems = lock_problems(ROOT)
-    if problems:
-        session.error(str(problems[0]))
+    (hashes checked), this project editable; before any install, a stop when the lock is stale
+    (:func:`_stop_on_a_stale_lock`). Skipped when this reused environment already got these
+    args for the current pyproject.toml and uv.lock (the lock was then checked). Ours because
+    nox re-runs every install on reuse, and uv's editable re-install of this project alone
+    costs ~1.3 s, most of a no-op `nox -s docs`; nox's ``--no-install`` would also skip the
+    install after a pin change."""
     stamp = Path(session.virtualenv.location) / ".verified-docs-installed"
+    lock = ROOT / "uv.lock"  # when missing, uv lock --check below says so
     wanted = hashlib.sha256(
-        (ROOT / "pyproject.toml").read_bytes() + (ROOT / "uv.lock").read_bytes() + repr(args).encode()
+        (ROOT / "pyproject.toml").read_bytes() + (lock.read_bytes() if lock.is_file() else b"") + repr(args).encode()
     ).hexdigest()
-    if stamp.is_file() and stamp.read_text(encoding="utf-8") == wanted:
+    if lock.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == wanted:
         session.log(f"environment already synced from uv.lock ({' '.join(args)})")
         return
+    _stop_on_a_stale_lock(session)
     # Byte-compiled at install: this machine (like many CI images) sets PYTHONDONTWRITEBYTECODE,
     # so otherwise every fresh interpreter (an MCP server a snippet starts, say) compiles
     # toolnexus and mcp from source again, about 0.5 s each time.

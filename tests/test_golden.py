@@ -1,5 +1,10 @@
+import os
+import stat
 from pathlib import Path
 
+import pytest
+
+from verified_docs.files import write_atomic
 from verified_docs.verify.golden import MAX_DIFF_LINES, compare, write_if_changed
 
 
@@ -42,3 +47,16 @@ def test_a_long_diff_is_cut_short(tmp_path: Path) -> None:
     (problem,) = compare(golden_path, "".join(f"other {i}\n" for i in range(1000)))
     assert len(problem.details) == MAX_DIFF_LINES + 1
     assert problem.details[-1].endswith("more diff lines not shown")
+
+
+def test_a_generated_file_gets_a_plain_files_mode_and_a_failed_write_leaves_no_temporary(tmp_path: Path) -> None:
+    mask = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "page.md", "text\n")
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE((tmp_path / "page.md").stat().st_mode) == 0o644
+    (tmp_path / "folder" / "inside").mkdir(parents=True)  # os.replace cannot put a file over it
+    with pytest.raises(OSError):
+        write_atomic(tmp_path / "folder", "text\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "page.md"]

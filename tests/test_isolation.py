@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from conftest import ROOT, SNIPPETS, Verification
+from verified_docs.files import remove_stale_temporaries
 from verified_docs.verify.verdict import verify_all
 
 
@@ -33,7 +34,7 @@ def test_shuffled_parallel_runs_give_the_same_verdicts(verification: Verificatio
 WRITER = """
 import sys
 from pathlib import Path
-from verified_docs.verify.golden import write_atomic
+from verified_docs.files import write_atomic
 target, size = Path(sys.argv[1]), int(sys.argv[2])
 write_atomic(target, "new\\n" * size)
 print("wrote once", flush=True)  # from here on it is always mid-rewrite
@@ -59,32 +60,25 @@ def test_killed_writer_never_leaves_a_partial_golden_file(tmp_path: Path) -> Non
         proc.wait()
         assert proc.returncode == -signal.SIGKILL, f"attempt {attempt}: the writer was not killed mid-rewrite"
         assert target.read_text() in allowed, f"attempt {attempt}: partial golden file"
-    # A kill while writing leaves nothing (the file has no name yet); one in the moment between
-    # naming and renaming leaves a name that .gitignore covers and update-outputs removes. Where
-    # the file system has no O_TMPFILE, the named fallback leaves one on most kills.
-    leftovers = [p for p in tmp_path.iterdir() if p.name != "main.py.out"]
+    # A kill before the rename leaves the writer's named temporary file: only names the sweep
+    # knows as its own are left, and the sweep update-outputs runs removes every one of them.
+    leftovers = sorted(p for p in tmp_path.iterdir() if p.name != "main.py.out")
     assert all(p.name.startswith(".main.py.out.") and p.name.endswith(".tmp") for p in leftovers), leftovers
-    if has_o_tmpfile(tmp_path):
-        assert len(leftovers) <= 1, f"{len(leftovers)} temporary files left by 6 kills"
-
-
-def has_o_tmpfile(folder: Path) -> bool:
-    try:
-        os.close(os.open(folder, os.O_TMPFILE | os.O_WRONLY, 0o600))
-    except (AttributeError, OSError):
-        return False
-    return True
+    for p in leftovers:
+        os.utime(p, (time.time() - 60, time.time() - 60))  # older than a write in progress could be
+    assert sorted(remove_stale_temporaries(tmp_path)) == leftovers
+    assert [p.name for p in tmp_path.iterdir()] == ["main.py.out"]
 
 
 def test_update_outputs_removes_the_temporary_files_an_interrupted_rewrite_left(tmp_path: Path) -> None:
     shutil.copytree(SNIPPETS / "suspension/pitfall-rerun", tmp_path / "snippets/suspension/pitfall-rerun")
-    stale = tmp_path / "snippets/suspension/pitfall-rerun/.main.py.out.0a1b2c3d4e5f.tmp"
-    fresh = tmp_path / "snippets/suspension/pitfall-rerun/.other.py.out.3d4e5f6a7b8c.tmp"
+    stale = tmp_path / "snippets/suspension/pitfall-rerun/.main.py.out.k0a1b_2c.tmp"
+    fresh = tmp_path / "snippets/suspension/pitfall-rerun/.other.py.out.3d4e_5f6.tmp"
     stale.write_text("half")
     os.utime(stale, (time.time() - 60, time.time() - 60))
     fresh.write_text("a write in progress")
     os.utime(fresh, (time.time() + 3600, time.time() + 3600))  # young whatever the load
-    mine = tmp_path / "snippets/suspension/pitfall-rerun/node_modules/.cache.0a1b2c3d4e5f.tmp"
+    mine = tmp_path / "snippets/suspension/pitfall-rerun/node_modules/.cache.0a1b2c3d.tmp"
     mine.parent.mkdir()
     mine.write_text("a tool's own")
     os.utime(mine, (time.time() - 60, time.time() - 60))
@@ -107,7 +101,7 @@ def test_update_outputs_removes_the_temporary_files_an_interrupted_rewrite_left(
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[0] == (
-        "removed snippets/suspension/pitfall-rerun/.main.py.out.0a1b2c3d4e5f.tmp (left by an interrupted rewrite)"
+        "removed snippets/suspension/pitfall-rerun/.main.py.out.k0a1b_2c.tmp (left by an interrupted rewrite)"
     )
     assert not stale.exists() and fresh.exists() and mine.exists()
     ignored = subprocess.run(
@@ -118,7 +112,7 @@ def test_update_outputs_removes_the_temporary_files_an_interrupted_rewrite_left(
             "check-ignore",
             "-q",
             "--no-index",
-            "snippets/suspension/pitfall-rerun/.main.py.out.0a1b2c3d4e5f.tmp",
+            "snippets/suspension/pitfall-rerun/.main.py.out.k0a1b_2c.tmp",
         ]
     )
     assert ignored.returncode == 0, "git add -A would commit such a leftover"

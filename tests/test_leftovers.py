@@ -9,6 +9,7 @@ are empty folders only that child sees."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import signal
@@ -187,34 +188,52 @@ def test_the_run_root_holds_every_temporary_folder_and_is_what_children_get() ->
     assert env["TMPDIR"] == str(root)
 
 
+RUN_THAT_WAITS = """
+import sys, time
+from verified_docs.run import tmproot
+print(tmproot.enter(), flush=True)
+time.sleep(120)
+"""
+
+
 def test_a_root_whose_owner_is_gone_is_removed_by_the_next_run(tmp_path: Path) -> None:
     # A cancelled CI job kills the run and its watcher at once; the next run cleans up after it.
     tmp = own_tmpdir()
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
-    dead.wait()
-    roots = {name: tmp / f"{tmproot.PREFIX}{name}" for name in ("orphan", "reused", "alive", "unowned", "elsewhere")}
-    for root in roots.values():
-        (root / "worker-x").mkdir(parents=True)
-    ns = os.readlink("/proc/self/ns/pid")
-    (roots["orphan"] / tmproot.OWNER_FILE).write_text(f"{dead.pid} 12345 {ns}")
-    (roots["reused"] / tmproot.OWNER_FILE).write_text(f"{os.getpid()} 1 {ns}")  # our pid, another start time
-    (roots["alive"] / tmproot.OWNER_FILE).write_text(f"{tmproot._owner(os.getpid())} {ns}")
-    (roots["elsewhere"] / tmproot.OWNER_FILE).write_text(f"{dead.pid} 12345 pid:[1]")  # another pid namespace
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    killed = subprocess.Popen(
+        [sys.executable, "-c", RUN_THAT_WAITS], cwd=ROOT, stdout=subprocess.PIPE, text=True, env=env
+    )
+    orphan = Path(killed.stdout.readline().strip())
+    (watcher,) = descendants(killed.pid)
+    os.kill(watcher, signal.SIGKILL)  # the watcher first, or it would remove the root itself
+    assert gone(watcher)
+    killed.kill()
+    killed.wait()
+    killed.stdout.close()
+    assert (orphan / tmproot.LOCK_FILE).is_file()
+    alive = tmp / f"{tmproot.PREFIX}alive"  # a run that is still going: it holds its lock
+    alive.mkdir()
+    held = os.open(alive / tmproot.LOCK_FILE, os.O_CREAT | os.O_RDWR)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    unowned = tmp / f"{tmproot.PREFIX}unowned"  # made by an older version (no lock file): kept
+    unowned.mkdir()
+    (unowned / ".owner").write_text("1 12345 pid:[1]")
     old = time.time() - 3600
-    os.utime(roots["unowned"], (old, old))  # an hour old, but made by an older version: kept
+    os.utime(unowned, (old, old))
     (tmp / "verified-docs-other").mkdir()  # not a run root: never touched
-    done = subprocess.run(
-        [sys.executable, "-c", "from verified_docs import tmproot; print(tmproot.enter().name)"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "TMPDIR": str(tmp)},
-    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "from verified_docs.run import tmproot; print(tmproot.enter().name)"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+        )
+    finally:
+        os.close(held)
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in tmp.iterdir()) == sorted(
-        [roots["alive"].name, roots["unowned"].name, roots["elsewhere"].name, "verified-docs-other"]
-    )
+    assert sorted(p.name for p in tmp.iterdir()) == sorted([alive.name, unowned.name, "verified-docs-other"])
 
 
 # Run in a fresh mount namespace (util-linux unshare): cover /dev/shm and /tmp with the given

@@ -125,6 +125,42 @@ def test_a_publish_killed_midway_leaves_the_old_tree_under_build_and_the_next_re
     assert sorted(p.name for p in build.iterdir()) == []
 
 
+LOOKER = """
+import os, sys
+path, stop = sys.argv[1], sys.argv[2]
+seen, misses = set(), 0
+print("looking", flush=True)
+while not os.path.exists(stop):
+    try:
+        with open(path) as f:
+            seen.add(f.read())
+    except FileNotFoundError:
+        misses += 1
+print(len(seen), misses)
+"""
+
+
+def test_a_reader_looking_while_the_site_is_replaced_always_finds_one(tmp_path: Path) -> None:
+    # What two plain renames (the old tree aside, the new one in) cannot promise: between them
+    # there is no site/, and a page the preview serves at that moment is missing.
+    site, build, stop = tmp_path / "site", tmp_path / "build", tmp_path / "stop"
+    site.mkdir()
+    (site / "index.html").write_text("site 0")
+    build.mkdir()
+    looker = subprocess.Popen(
+        [sys.executable, "-c", LOOKER, str(site / "index.html"), str(stop)], stdout=subprocess.PIPE, text=True
+    )
+    assert looker.stdout.readline() == "looking\n"
+    for n in range(1, 201):
+        (build / "site.partial").mkdir()
+        (build / "site.partial" / "index.html").write_text(f"site {n}")
+        swap_in(build / "site.partial", site)
+    stop.write_text("")
+    seen, misses = (int(x) for x in looker.communicate(timeout=60)[0].split())
+    assert seen > 1, "the reader looked only before or after the publishes: the test proved nothing"
+    assert misses == 0, f"site/index.html was missing {misses} times while {seen} of the 201 sites were seen"
+
+
 def test_the_two_trees_are_exchanged_in_one_step_here(tmp_path: Path) -> None:
     # Where this fails, publishing falls back to renames, with a moment without site/.
     a, b = tmp_path / "a", tmp_path / "b"

@@ -13,5 +13,5 @@ The verdict path, one package per stage, in the order data flows:
 Around it, calling it and never called by it: ``release`` (the same scenarios on other
 toolnexus releases), ``serve`` (the author's and the reader's own runs) and ``tools``
 (bench, soak, mutation). ``build`` is the orchestrator ``nox -s docs`` runs; ``cli`` parses
-the command line; ``errors`` holds the one error shape.
+the command line; ``errors`` holds the one error shape; ``files`` writes every generated file.
 """

@@ -16,18 +16,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import pickle
 import platform
 import sys
-import tempfile
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
+from verified_docs.files import write_atomic
 from verified_docs.run.line_coverage import FileLines
 from verified_docs.scenario.load import Scenario, load_scenario, remember
-from verified_docs.verify.golden import write_atomic
 from verified_docs.verify.timeline import Message
 from verified_docs.verify.verdict import RunVerdict, verify_all
 
@@ -50,12 +48,14 @@ def _digest_files(paths: list[Path], base: Path, h: "hashlib._Hash") -> None:
 
 
 # What decides a verdict, relative to PACKAGE: reading the scenario, running its programs (mock
-# model, tracer, fork server), checking what they did, the error shape, and this cache's own
-# entries. Render, site, release, serve and tools decide none: editing them keeps every entry.
+# model, tracer, fork server), checking what they did, the error shape, the file writer, and
+# this cache's own entries. Render, site, release, serve and tools decide none: editing them
+# keeps every entry.
 # tests/test_cache.py checks that these modules import nothing outside this list.
-VERDICT_PATH = ("scenario", "run", "verify", "errors.py", "cache.py")
-# What decides a page's fence pass besides its own files: the fence plugin and its records.
-FENCE_PATH = ("fences", "errors.py", "verify/golden.py", "verify/normalise.py")
+VERDICT_PATH = ("scenario", "run", "verify", "errors.py", "files.py", "cache.py")
+# What decides a page's fence pass besides its own files: the fence plugin, its records and the
+# file writer they go through.
+FENCE_PATH = ("fences", "errors.py", "files.py")
 
 
 def machinery_digest(parts: tuple[str, ...] = VERDICT_PATH) -> str:
@@ -225,19 +225,7 @@ class ParsedScenarios:
             scenario = pickle.loads(path.read_bytes())
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
             scenario = load_scenario(scenario_folder, root, prefix)
-            _write_bytes_atomic(path, pickle.dumps(scenario, protocol=pickle.HIGHEST_PROTOCOL))
+            write_atomic(path, pickle.dumps(scenario, protocol=pickle.HIGHEST_PROTOCOL))
             return scenario
         remember(scenario_folder, root, prefix, scenario)  # the render stage, in this process, reads it too
         return scenario
-
-
-def _write_bytes_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise

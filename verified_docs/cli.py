@@ -264,7 +264,7 @@ def _verify_with_cache(scenarios, languages, args, root):
     and with ``--update-outputs`` (which must see every run's output)."""
     estimates = ledger_mod.durations(root / args.ledger)
     if args.update_outputs:  # what an earlier, killed rewrite may have left beside a golden file
-        from verified_docs.verify.golden import remove_stale_temporaries
+        from verified_docs.files import remove_stale_temporaries
 
         for tmp in remove_stale_temporaries(root / "snippets"):
             print(f"removed {tmp.relative_to(root)} (left by an interrupted rewrite)", flush=True)

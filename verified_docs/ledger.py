@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from verified_docs.errors import SourceError
+from verified_docs.files import write_atomic
 from verified_docs.run.line_coverage import FileLines
 from verified_docs.scenario.sections import WHOLE, parse_sections, program_view
-from verified_docs.verify.golden import write_atomic
 from verified_docs.verify.timeline import Message, mermaid, title
 from verified_docs.verify.verdict import RunVerdict
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Iterator
 
 from verified_docs.errors import Location, Problem
-from verified_docs.verify.golden import write_atomic
+from verified_docs.files import write_atomic
 
 _STDLIB = os.path.dirname(os.__file__) + os.sep
 _PYC = re.compile(r"^(?P<dir>.*)/__pycache__/(?P<name>[^/.]+)\.[^/]+\.pyc$")

@@ -30,6 +30,7 @@ from typing import Any, Iterator
 
 from verified_docs import ledger as ledger_mod
 from verified_docs.errors import SourceError
+from verified_docs.files import write_atomic
 from verified_docs.render import claims as claims_mod
 from verified_docs.render import release_matrix as matrix_mod
 from verified_docs.render import vendor
@@ -44,7 +45,6 @@ from verified_docs.render.resolve import resolve
 from verified_docs.render.tabs import SOURCE_DIR, render_example
 from verified_docs.scenario.load import Scenario, discover_project
 from verified_docs.scenario.rules import RULES_FILE, coverage, load_rules
-from verified_docs.verify.golden import write_atomic
 
 RENDERED = Path("build") / "rendered"
 CONFIG_NAME = "mkdocs.yml"

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from verified_docs.verify.golden import write_atomic
+from verified_docs.files import write_atomic
 
 VENDOR_DIR = Path("build") / "vendor"
 # Where to keep fetched assets instead of <root>/build/vendor: the tests build many throwaway

@@ -14,6 +14,9 @@ Unix socket on the file system (a Docker daemon's, say) stays reachable from ins
 
 Never used by anything that serves the host (``try --serve``, ``mkdocs serve``): its 127.0.0.1
 is not the host's.
+
+Not util-linux ``unshare``: it can only start a program, so the verifier would re-execute itself,
+losing its run root (tmproot) and what it did before (tests/test_offline.py fails so).
 """
 
 from __future__ import annotations

@@ -9,9 +9,11 @@ too), by a small watcher in a session of its own that waits for this process's e
 the watcher first kills the process groups of programs still running that the run started
 itself outside the warm worker (:func:`guard_group`), so that they neither outlive it nor write
 into the root (a process that left its group is not reached).
-When the watcher dies too (a CI job cancelled with its whole cgroup), the root names its owner
-(``OWNER_FILE``: pid and start time), and the next :func:`enter` under the same ``TMPDIR``
-removes every root whose owner is gone (:func:`remove_orphaned_roots`).
+When the watcher dies too (a CI job cancelled with its whole cgroup), nothing holds the root's
+``LOCK_FILE`` any more (the run holds an ``flock`` on it while it lives), and the next
+:func:`enter` under the same ``TMPDIR`` removes every such root (:func:`remove_orphaned_roots`).
+Not ``tempfile.TemporaryDirectory`` alone: a killed run would leave its root, and a killed
+``try`` its programs (tests/test_leftovers.py); hence the watcher.
 
 :func:`tmpdir_problem` and :func:`uv_cache_problem` turn an unusable environment into one line
 naming the variable and the fix, before anything else runs. Standard library only: the
@@ -21,6 +23,7 @@ noxfile loads this module by its path.
 from __future__ import annotations
 
 import atexit
+import fcntl
 import os
 import shutil
 import subprocess
@@ -30,41 +33,15 @@ import threading
 from pathlib import Path
 
 PREFIX = "verified-docs-run-"
-# The watcher: read the process groups the run asks it to guard ("+<pgid> <start time>" when
-# one starts, "-<pgid> <start time>" when it ended) until the pipe closes (this process exited or
-# was killed); then kill each group still guarded whose leader is the process that was started
-# (a pid reused since is left alone), and remove the root, retried briefly, since a process of
-# the run may still be writing into it as it dies.
-_WATCH = (
-    "import collections, os, shutil, signal, sys, time\n"
-    "groups = collections.Counter()\n"
-    "for line in sys.stdin.buffer:\n"
-    "    try:\n"
-    "        groups[line[1:].decode().strip()] += 1 if line[:1] == b'+' else -1\n"
-    "    except Exception:\n"
-    "        pass\n"
-    "for group, count in groups.items():\n"
-    "    try:\n"
-    "        pgid, started = group.split()\n"
-    "        with open(f'/proc/{pgid}/stat') as f:\n"
-    "            same = f.read().rsplit(')', 1)[1].split()[19] == started\n"
-    "        if count > 0 and same:\n"
-    "            os.killpg(int(pgid), signal.SIGKILL)\n"
-    "    except Exception:\n"
-    "        pass\n"
-    "for _ in range(20):\n"
-    "    shutil.rmtree(sys.argv[1], ignore_errors=True)\n"
-    "    if not os.path.exists(sys.argv[1]):\n"
-    "        break\n"
-    "    time.sleep(0.1)\n"
-)
+WATCHER = Path(__file__).with_name("watcher.py")  # run as a program of its own
 
 _root: Path | None = None
 _watcher: subprocess.Popen | None = None
 _watcher_lock = threading.Lock()
 _started: dict[int, str | None] = {}  # pgid -> its leader's start time, while guarded
-# "<pid> <start time in clock ticks since boot> <pid namespace>" of the process that made the root
-OWNER_FILE = ".owner"
+# In each root, locked (flock) by the run that made it for as long as it lives.
+LOCK_FILE = ".lock"
+_lock: int | None = None  # this run's descriptor holding the lock
 
 
 class EnvironmentProblem(Exception):
@@ -132,7 +109,7 @@ def enter() -> Path:
     """Make this run's temporary root and point ``TMPDIR`` and :mod:`tempfile` at it (idempotent:
     a second call returns the same root). Raises :class:`EnvironmentProblem` when ``TMPDIR`` is
     unusable. The root is removed at exit, or by the watcher when this process is killed."""
-    global _root, _watcher
+    global _root, _watcher, _lock
     if _root is not None:
         return _root
     problem = tmpdir_problem()
@@ -140,11 +117,12 @@ def enter() -> Path:
         raise EnvironmentProblem(problem)
     remove_orphaned_roots(Path(tempfile.gettempdir()))
     root = Path(tempfile.mkdtemp(prefix=PREFIX))
-    owner = _owner(os.getpid())
-    if owner:  # where /proc cannot say, no owner file: the root is never taken for an orphan
-        (root / OWNER_FILE).write_text(f"{owner} {_pid_namespace()}")
+    # Locked before it has its name: a sweep never sees an unlocked lock file of a live run.
+    _lock = os.open(root / f"{LOCK_FILE}.new", os.O_CREAT | os.O_RDWR, 0o600)
+    fcntl.flock(_lock, fcntl.LOCK_EX)
+    os.rename(root / f"{LOCK_FILE}.new", root / LOCK_FILE)
     watcher = subprocess.Popen(
-        [sys.executable, "-S", "-I", "-c", _WATCH, str(root)],
+        [sys.executable, "-S", "-I", str(WATCHER), str(root)],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -174,6 +152,7 @@ def guard_group(pgid: int, started: bool = True) -> None:
         return
     with _watcher_lock:
         try:
+            assert _watcher.stdin is not None  # Popen(stdin=PIPE)
             _watcher.stdin.write(f"{'+' if started else '-'}{pgid} {stamp}\n".encode())
             _watcher.stdin.flush()
         except (OSError, ValueError):  # the watcher is gone (at exit): nothing left to guard
@@ -183,17 +162,10 @@ def guard_group(pgid: int, started: bool = True) -> None:
 def _leave(root: Path, watcher: subprocess.Popen) -> None:
     # The watcher first ends what is still guarded, so nothing writes into the root as it goes.
     with _watcher_lock:
+        assert watcher.stdin is not None  # Popen(stdin=PIPE)
         watcher.stdin.close()
     watcher.wait()
     shutil.rmtree(root, ignore_errors=True)
-
-
-def _pid_namespace() -> str:
-    """This process's pid namespace (``pid:[4026531836]``), or ``-`` where /proc does not say."""
-    try:
-        return os.readlink("/proc/self/ns/pid")
-    except OSError:
-        return "-"
 
 
 def _start_time(pid: int) -> str | None:
@@ -210,34 +182,25 @@ def _start_time(pid: int) -> str | None:
         return None
 
 
-def _owner(pid: int) -> str | None:
-    """``"<pid> <start time>"`` for a live process, so a reused pid does not pass for the
-    owner; None when it is gone or /proc cannot say."""
-    started = _start_time(pid)
-    return None if started is None else f"{pid} {started}"
-
-
 def remove_orphaned_roots(base: Path) -> list[Path]:
-    """Remove the run roots directly under ``base`` whose owner file names a process of this pid
-    namespace that is gone (its pid dead, or reused by a process that started later). Only this module's own
-    ``verified-docs-run-*`` names are looked at, and a root without an owner file is always
-    kept: it may be being made, or belong to a run of an older version that is still going.
-    Returns the removed roots."""
+    """Remove the run roots directly under ``base`` whose ``LOCK_FILE`` no process holds (the
+    run that made it is gone, killed with its watcher). Only this module's own
+    ``verified-docs-run-*`` names are looked at, and a root without a lock file is always kept:
+    it may be being made, or belong to a run of an older version that is still going. Returns
+    the removed roots."""
     removed = []
     for root in base.glob(PREFIX + "*"):
         try:
-            owner = (root / OWNER_FILE).read_text().split()
-        except OSError:  # no owner file (yet), or not ours to read
+            fd = os.open(root / LOCK_FILE, os.O_RDONLY)
+        except OSError:  # no lock file (yet), or not ours to read
             continue
-        if (
-            len(owner) != 3
-            or not owner[0].isdigit()
-            or owner[2] != _pid_namespace()
-            or _start_time(os.getpid()) is None
-        ):
-            continue  # not ours to judge: a pid from another namespace (a container sharing TMPDIR) means nothing here
-        if _owner(int(owner[0])) == " ".join(owner[:2]):
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # held: its run is alive
             continue
-        shutil.rmtree(root, ignore_errors=True)
-        removed.append(root)
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+            removed.append(root)
+        finally:
+            os.close(fd)
     return removed

@@ -29,7 +29,7 @@ from verified_docs.render.tabs import SOURCE_DIR
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.render.directive import MARKER_ATTRIBUTE, Directive, find_directives, marker_value
 from verified_docs.errors import Location, Problem, SourceError
-from verified_docs.verify.golden import write_atomic
+from verified_docs.files import write_atomic
 from verified_docs.ledger import fingerprint
 
 PYTHON_FENCES = ("py", "python", "python3")

@@ -172,7 +172,7 @@ def check_scenario(scenario: Scenario, cache_dir: Path | None, jobs: int = 2) ->
     import json
 
     from verified_docs.cache import ResultCache
-    from verified_docs.verify.golden import write_atomic
+    from verified_docs.files import write_atomic
 
     path = None
     if cache_dir is not None:
