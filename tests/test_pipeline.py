@@ -14,8 +14,8 @@ from conftest import ROOT, SNIPPETS
 from verified_docs import build as pipeline
 from verified_docs.build import Fences, StageFailed
 
-# Enough of a project for its fences: pytest's options (the build adds the fence plugin).
-PYTEST_OPTIONS = '[tool.pytest.ini_options]\naddopts = ["--markdown-docs"]\n'
+# Enough of a project for its fences: pytest's options, with the fence plugin as this project's.
+PYTEST_OPTIONS = '[tool.pytest.ini_options]\naddopts = ["--markdown-docs", "-p", "verified_docs.fences.plugin"]\n'
 
 READS_A_FILE = """# Reads a file
 
