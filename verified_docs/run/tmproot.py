@@ -29,6 +29,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from verified_docs.errors import VerifiedDocsError
+
 PREFIX = "verified-docs-run-"
 # The watcher: read the process groups the run asks it to guard ("+<pgid> <start time>" when
 # one starts, "-<pgid> <start time>" when it ended) until the pipe closes (this process exited or
@@ -67,7 +69,7 @@ _started: dict[int, str | None] = {}  # pgid -> its leader's start time, while g
 OWNER_FILE = ".owner"
 
 
-class EnvironmentProblem(Exception):
+class EnvironmentProblem(VerifiedDocsError):
     """The environment cannot run the machinery; the message is one line naming the variable
     and what to do about it."""
 
