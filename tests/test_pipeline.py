@@ -12,7 +12,9 @@ import pytest
 
 from conftest import ROOT, SNIPPETS
 from verified_docs import build as pipeline
-from verified_docs.build import Fences, StageFailed
+from verified_docs.errors import StageFailed
+from verified_docs.fences import stage as fence_stage
+from verified_docs.fences.stage import Fences
 
 # Enough of a project for its fences: pytest's options, with the fence plugin as this project's.
 PYTEST_OPTIONS = '[tool.pytest.ini_options]\naddopts = ["--markdown-docs", "-p", "verified_docs.fences.plugin"]\n'
@@ -136,19 +138,19 @@ def test_the_page_key_follows_the_page_and_the_plugin_not_the_other_pages(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     plugin = tmp_path / "plugin.py"
-    plugin.write_bytes(pipeline.plugin_source().read_bytes())
-    monkeypatch.setattr(pipeline, "plugin_source", lambda: plugin)
+    plugin.write_bytes(fence_stage.plugin_source().read_bytes())
+    monkeypatch.setattr(fence_stage, "plugin_source", lambda: plugin)
     root = fence_project(tmp_path / "project", {"a.md": SETS, "b.md": USES})
     a = root / "docs/a.md"
-    before = pipeline._fence_page_key(root, a, "context")
+    before = fence_stage._fence_page_key(root, a, "context")
     (root / "docs/b.md").write_text(USES + "\nMore prose.\n")
-    assert pipeline._fence_page_key(root, a, "context") == before
+    assert fence_stage._fence_page_key(root, a, "context") == before
     for path in (a, root / "pyproject.toml", plugin):
         original = path.read_text()
         path.write_text(original + "\n# edited\n")
-        assert pipeline._fence_page_key(root, a, "context") != before, path
+        assert fence_stage._fence_page_key(root, a, "context") != before, path
         path.write_text(original)
-    assert pipeline._fence_page_key(root, a, "other context") != before
+    assert fence_stage._fence_page_key(root, a, "other context") != before
 
 
 MKDOCS_PAGE = (

@@ -90,7 +90,7 @@ def test_try_fails_at_the_golden_line_when_the_pages_output_was_edited(tmp_path:
 def test_unknown_names_are_one_line_listing_the_valid_ones() -> None:
     names = sorted(s.name for s in discover_project(ROOT))
     cases = [
-        (["nope"], f"unknown scenario 'nope'; known: {', '.join(names)}"),
+        (["nope"], f"unknown scenario 'nope'; valid scenarios: {', '.join(names)}"),
         (
             ["suspension/answer-later", "--run", "nope"],
             "scenario 'suspension/answer-later' has no run 'nope'; its runs: park, resume-rephrased, resume, client-api",
@@ -110,7 +110,7 @@ def test_a_folder_with_no_scenarios_says_where_to_run_from(tmp_path: Path) -> No
     done = try_("suspension/approval-gate", root=tmp_path, cwd=tmp_path)
     assert (done.returncode, done.stderr.decode()) == (
         2,
-        "verified_docs try: unknown scenario 'suspension/approval-gate': no scenarios here; run it from the "
+        "verified_docs try: unknown scenario 'suspension/approval-gate'; valid scenarios: (none); run it from the "
         "site's repository folder (the one with snippets/ and mkdocs.yml)\n",
     )
 

@@ -12,6 +12,9 @@ The verdict path, one package per stage, in the order data flows:
 
 Around it, calling it and never called by it: ``release`` (the same scenarios on other
 toolnexus releases), ``serve`` (the author's and the reader's own runs) and ``tools``
-(bench, soak, mutation). ``build`` is the orchestrator ``nox -s docs`` runs; ``cli`` parses
-the command line; ``errors`` holds the one error shape; ``files`` writes every generated file.
+(bench, soak, mutation). ``build`` is the orchestrator ``nox -s docs`` runs, through
+``verify_stage`` (scenarios -> verdicts -> ledger, the one verify stage that ``verify``,
+``serve`` and the bench call too) and ``fences.stage``; ``cli`` parses the command line;
+``errors`` holds the one error shape and the root of the errors raised on purpose; ``files``
+writes every generated file.
 """

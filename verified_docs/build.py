@@ -3,10 +3,11 @@
 ``python -m verified_docs build`` (what ``nox -s docs`` runs). Each stage stops the build on
 failure, so ``site/`` is only ever replaced by a site whose every code block ran:
 
-1. verify every scenario, answering unchanged ones from the result cache (:mod:`verified_docs.cache`);
-2. run the Python fences written in ``docs/`` under pytest-markdown-docs (alongside step 1),
-   each page in a process of its own, unless the page, the test plugin, toolnexus, the
-   machinery and every file its fences read are as when they last passed;
+1. verify every scenario and write the ledger (:mod:`verified_docs.verify_stage`), answering
+   unchanged ones from the result cache (:mod:`verified_docs.cache`);
+2. run the Python fences written in ``docs/`` under pytest-markdown-docs (alongside step 1,
+   :mod:`verified_docs.fences.stage`), each page in a process of its own, unless the page, the
+   test plugin, toolnexus, the machinery and every file its fences read are as when they last passed;
 3. render Markdown (:mod:`verified_docs.render.pages`): ``docs/`` with every directive and claim
    rendered, the published programs and the Mermaid script, into ``build/rendered/docs``, and
    a generated ``build/rendered/mkdocs.yml`` without hooks;
@@ -23,46 +24,33 @@ from __future__ import annotations
 
 import argparse
 import functools
-import hashlib
 import logging
-import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from verified_docs import cache as cache_mod
 from verified_docs import ledger as ledger_mod
 from verified_docs.errors import (
-    Location,
     Problem,
     SourceError,
+    StageFailed,
+    UsageError,
     annotate,
     annotate_text,
     display_path,
     on_github_actions,
     workflow_command,
 )
-from verified_docs.fences.run import PageRun, first_change
+from verified_docs.fences.stage import FENCES, Fences
 from verified_docs.run import tmproot
-from verified_docs.run.languages import LANGUAGES
 from verified_docs.scenario.load import discover_project
 from verified_docs.site import reproducible
 from verified_docs.site.generator import DEFAULT as DEFAULT_GENERATOR
 from verified_docs.site.generator import GENERATORS
+from verified_docs.verify_stage import add_options, forced, go_offline, parse_languages, result_cache, verify_and_record
 
-FENCES = Path("build") / "executed-fences.json"
-FENCE_CACHE = Path("build") / "cache" / "fences"
 PARTIAL = Path("build") / "rendered" / "site"
-
-
-class StageFailed(Exception):
-    """A stage of the build failed; the message says which and why (details were printed)."""
 
 
 def _stage(name: str):
@@ -83,217 +71,16 @@ def _stage(name: str):
 
 @_stage("verify")
 def verify(root: Path, languages: tuple[str, ...], *, force: bool, jobs: int | None) -> None:
-    """Verify every scenario (cached unless ``force``) and write the ledger. Raises
+    """Verify every scenario (:func:`~verified_docs.verify_stage.verify_and_record`; from the
+    caches unless :func:`~verified_docs.verify_stage.forced`) and write the ledger. Raises
     :class:`StageFailed` when a run failed, :class:`SourceError` on a malformed scenario."""
-    parsed = None if force else cache_mod.ParsedScenarios.open(root / cache_mod.PARSED_DIR)
+    parsed = None if forced(force) else cache_mod.ParsedScenarios.open(root / cache_mod.PARSED_DIR)
     scenarios = discover_project(root, parsed.load if parsed else None)
-    cache = None if force else cache_mod.ResultCache.open(root / cache_mod.DEFAULT_DIR)
-    estimates = ledger_mod.durations(root / ledger_mod.DEFAULT_LEDGER)
-    by_scenario, cached = cache_mod.verify_cached(scenarios, languages, cache, jobs=jobs, estimates=estimates)
-    verdicts = [v for vs in by_scenario.values() for v in vs]
-    failed = [v for v in verdicts if not v.passed]
-    for v in failed:
-        print(v.report(), file=sys.stderr)
-        annotate(v.problems, f"verification failed: {v.test_id}")
-    ledger_mod.save(ledger_mod.build(verdicts, root), root / ledger_mod.DEFAULT_LEDGER)
-    print(
-        f"verify: {len(verdicts) - len(failed)} of {len(verdicts)} runs passed; "
-        f"{len(cached)} of {len(by_scenario)} scenarios unchanged since they passed"
-    )
-    if failed:
-        raise StageFailed(f"{len(failed)} run(s) failed verification")
-
-
-# A line that may open a Python fence: pages without one are not parsed (a rebuild with nothing
-# changed reads every page, and parsing them all costs more than the rest of this stage).
-_MAYBE_PYTHON_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*py", re.M)
-
-
-def fence_pages(docs: Path) -> list[Path]:
-    """The pages under ``docs`` that hold a top-level Python fence (absolute paths, sorted)."""
-    from verified_docs.site.guard import page_fences  # markdown-it-py: the docs extra
-
-    candidates = [p for p in sorted(docs.rglob("*.md")) if _MAYBE_PYTHON_FENCE.search(p.read_text(encoding="utf-8"))]
-    return sorted({f.path for page in candidates for f in page_fences(page)})
-
-
-FENCE_PLUGIN = "verified_docs.fences.plugin"
-
-
-def plugin_source() -> Path:
-    """The fence plugin's source file (part of every page's key)."""
-    from importlib.util import find_spec
-
-    spec = find_spec(FENCE_PLUGIN)
-    assert spec is not None and spec.origin is not None, FENCE_PLUGIN
-    return Path(spec.origin)
-
-
-def _fence_page_key(root: Path, page: Path, context: str) -> str:
-    """Hex SHA-256 of what a page's fences are run with: the page itself, the fence plugin,
-    pytest's configuration and ``context`` (machinery, toolnexus, interpreter, pytest and
-    pytest-markdown-docs versions). The files the fences read are checked separately, from
-    the cache entry, since only a run can tell which they are."""
-    h = hashlib.sha256(f"{root}\0{context}".encode())
-    h.update(hashlib.sha256(plugin_source().read_bytes()).digest())
-    for path in (root / "conftest.py", root / "pyproject.toml", page):
-        digest = hashlib.sha256(path.read_bytes()).digest() if path.is_file() else b"missing"
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + digest)
-    return h.hexdigest()
-
-
-def _fence_context() -> str:
-    from importlib.metadata import version
-
-    return "\0".join(
-        [
-            cache_mod.machinery_digest(cache_mod.FENCE_PATH),
-            cache_mod.environment_digest(),
-            version("pytest"),
-            version("pytest-markdown-docs"),
-        ]
-    )
-
-
-class Fences:
-    """The Python fences of ``docs/``, page by page: every page that has some is run under
-    pytest-markdown-docs in a pytest process of its own, alongside verification, so nothing
-    one page's fences set (environment variables, the working directory, imported modules,
-    globals of a library) can make another page's pass. A page's pass is kept under
-    ``build/cache/fences/`` by its key (:func:`_fence_page_key`) and reused while every file its
-    fences read is unchanged (recorded by the test plugin, see :mod:`verified_docs.fences.run`).
-
-    Why a process per page: it is the only isolation that covers everything (imported modules
-    and library globals too, not only what :class:`~verified_docs.fences.run.ProcessState` can put back);
-    it costs about 0.85 s of CPU per page (starting pytest and importing toolnexus), measured
-    here with the two pages it had then: a forced build spends 3.3 CPU-s instead of 2.6 with
-    one shared process, while its wall time stays verification's (5.5 s against 5.1 s on two
-    busy cores).
-
-    Why remember rather than always run: checking a remembered pass costs hashing what its
-    fences read, about 430 files (6 MB, most of them the packages toolnexus imports; shared
-    between pages), 25 to 60 ms, against 1.7 CPU-s to run them; a build with nothing changed
-    stays at 1.1 CPU-s. Each child records what it read, so a change to any of it (a data file
-    next to the page, a module of this project, an upgraded package) runs the page again; the
-    standard library is left to the interpreter part of the key. Not seen: directory listings,
-    environment variables and what a fence's own subprocesses read."""
-
-    def __init__(self, root: Path, *, force: bool) -> None:
-        self.root, self.start = root, time.perf_counter()
-        self.pages = fence_pages(root / "docs")
-        context = _fence_context() if self.pages else ""
-        self.keys = {page: _fence_page_key(root, page, context) for page in self.pages}
-        self.runs: dict[Path, PageRun] = {}
-        self._digests: dict[str, object] = {}
-        todo = []
-        for page in self.pages:
-            remembered = None if force else self._remembered(page)
-            if remembered is None:
-                todo.append(page)
-            else:
-                self.runs[page] = remembered
-        self.cached = len(self.runs)
-        self._tmp = Path(tempfile.mkdtemp(prefix="verified-docs-fences-"))
-        self._procs: list[subprocess.Popen] = []
-        self._lock = threading.Lock()
-        self._stopped = False
-        self._pool = ThreadPoolExecutor(max_workers=max(1, min(len(todo), os.cpu_count() or 1)))
-        self._futures = {page: self._pool.submit(self._run, page) for page in todo}
-
-    def _entry(self, page: Path) -> Path:
-        return self.root / FENCE_CACHE / f"{self.keys[page]}.json"
-
-    def _remembered(self, page: Path) -> PageRun | None:
-        try:
-            run = PageRun.load(self._entry(page))
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        changed = first_change(run.reads, self._digests)
-        if changed is not None:
-            print(
-                f"[fences] {display_path(page)}: {display_path(Path(changed))} changed since its fences passed",
-                flush=True,
-            )
-            return None
-        return run
-
-    def _run(self, page: Path) -> tuple[int, str, PageRun | None]:
-        out = self._tmp / f"{self.keys[page]}.json"
-        with self._lock:
-            if self._stopped:
-                return -1, "", None
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "pytest", str(page), "-q", "-p", "no:cacheprovider", "-p", FENCE_PLUGIN],
-                cwd=self.root,
-                env={**os.environ, "VERIFIED_DOCS_FENCES_OUT": str(out)},
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-            )
-            self._procs.append(proc)
-        output, _ = proc.communicate()
-        try:
-            return proc.returncode, output, PageRun.load(out)
-        except (OSError, ValueError, KeyError, TypeError):
-            return proc.returncode, output, None
-
-    def finish(self) -> None:
-        """Wait for the pages' fences and write what ran for the guard; raises
-        :class:`StageFailed` when a fence failed (each printed at its page and line)."""
-        problems: list[Problem] = []
-        for page, future in self._futures.items():
-            code, output, run = future.result()
-            # Exit 5: pytest collected nothing (only `notest` fences); the guard reports those.
-            if code in (0, 5) and run is not None and not run.failed:
-                self.runs[page] = run
-                run.save(self._entry(page))
-                continue
-            print(f"--- the Python fences of {display_path(page)} (pytest exit {code}):\n{output}", end="")
-            if run is not None and run.failed:
-                problems += [f.problem() for f in run.failed]
-            elif run is not None:
-                problems.append(
-                    Problem(
-                        Location(page),
-                        f"pytest exited {code} with no fence failed (a collection error? see its output above)",
-                    )
-                )
-            else:
-                problems.append(
-                    Problem(
-                        Location(page),
-                        f"pytest exited {code} without a record of this page's fences "
-                        "(see its output above; did "
-                        f"{FENCE_PLUGIN} load?)",
-                    )
-                )
-        self.stop()
-        for p in problems:
-            print(p, file=sys.stderr)
-        annotate(problems, "Python fence failed")
-        if problems:
-            raise StageFailed(f"{len(problems)} Python fence problem(s) in docs/")
-        from verified_docs.site.guard import save_executed
-
-        save_executed(self.root / FENCES, {x for run in self.runs.values() for x in run.executed})
-        if not self.pages:
-            print("[fences] no page has a Python fence", flush=True)
-            return
-        print(
-            f"[fences] {len(self._futures)} page(s) run, {self.cached} unchanged since their fences passed; "
-            f"done in {time.perf_counter() - self.start:.2f}s (alongside verify)",
-            flush=True,
-        )
-
-    def stop(self) -> None:
-        """Kill the pages' pytest processes still running; idempotent."""
-        with self._lock:
-            self._stopped = True
-            for proc in self._procs:
-                if proc.poll() is None:
-                    proc.kill()
-        self._pool.shutdown(wait=True, cancel_futures=True)
-        shutil.rmtree(self._tmp, ignore_errors=True)
+    verified = verify_and_record(root, scenarios, languages, cache=result_cache(root, force=force), jobs=jobs)
+    verified.report_failures()
+    passed = len(verified.verdicts) - len(verified.failed)
+    print(f"verify: {passed} of {len(verified.verdicts)} runs passed; {verified.unchanged}")
+    verified.raise_if_failed()
 
 
 class _WarningAnnotations(logging.Handler):
@@ -348,26 +135,36 @@ def generate(generator: str, tree) -> None:
     run()
 
 
-@_stage("guard")
-def guard(root: Path, site_dir: Path) -> None:
-    """Fail when a code block of the built site did not run in this build, or a directive of
-    ``docs/`` did not come out as its block."""
+def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path) -> tuple[list[Problem], int]:
+    """The problems of the built site at ``site_dir``: a code block that did not run in this
+    build (by the ledger at ``ledger_path`` and the executed fences recorded in ``fences``), a
+    published program that is not the verified file, a directive or claim of ``root / "docs"``
+    that did not come out; each printed to stderr (annotated under GitHub Actions). Also how
+    many code blocks were checked. Raises ``FileNotFoundError`` when a record is missing."""
     from verified_docs.site.guard import (
         check_site,
         directive_problems,
         load_executed,
         published_source_problems,
         unrendered_claims,
-    )
+    )  # the docs extra
 
-    ledger = ledger_mod.load(root / ledger_mod.DEFAULT_LEDGER)
-    problems, checked = check_site(site_dir, root / "docs", ledger.verified_hashes(), load_executed(root / FENCES))
+    ledger = ledger_mod.load(ledger_path)
+    problems, checked = check_site(site_dir, root / "docs", ledger.verified_hashes(), load_executed(fences))
     problems += published_source_problems(site_dir, ledger.passed_files())
     problems += directive_problems(site_dir, root / "docs")
     problems += unrendered_claims(site_dir, root / "docs")
     for p in problems:
         print(p, file=sys.stderr)
     annotate(problems, "guard: not verified in this build")
+    return problems, checked
+
+
+@_stage("guard")
+def guard(root: Path, site_dir: Path) -> None:
+    """Fail when a code block of the built site did not run in this build, or a directive of
+    ``docs/`` did not come out as its block (:func:`check_built_site`)."""
+    problems, checked = check_built_site(site_dir, root, root / ledger_mod.DEFAULT_LEDGER, root / FENCES)
     print(f"guard: {checked} code blocks checked, {len(problems)} problem(s)")
     if checked == 0:
         raise StageFailed(f"{site_dir}: no code blocks at all; did the render stage run?")
@@ -391,29 +188,18 @@ def project_root_problem(root: Path) -> str | None:
 
 def _go_offline(root: Path) -> bool:
     """Fetch the one thing the build downloads (the Mermaid script, when missing), then move the
-    whole build into a network namespace with only loopback (:mod:`verified_docs.run.netns`): verification, the
+    whole build offline (:func:`~verified_docs.verify_stage.go_offline`): verification, the
     fences and every snippet's processes. False (the reason printed) when that failed halfway."""
     from verified_docs.render import vendor
-    from verified_docs.run import netns
 
     try:
         vendor.ensure(vendor.MERMAID, root)
     except vendor.VendorError:
         pass  # the render stage reports it (and stops the build)
-    try:
-        warning = netns.contain()
-    except netns.NetnsError as e:
-        print(e, file=sys.stderr)
-        return False
-    if warning:
-        print(warning, file=sys.stderr)
-    return True
+    return go_offline()
 
 
-def main(argv: list[str] | None = None, *, offline: bool | None = None) -> int:
-    """Build and publish the site; exit 0, 1 when a stage failed, 2 on malformed input.
-    ``offline`` (default: True when ``argv`` is None, i.e. this is the process's own command
-    line) moves the process into a network namespace first (:func:`_go_offline`)."""
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="verified_docs build", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--root",
@@ -426,49 +212,44 @@ def main(argv: list[str] | None = None, *, offline: bool | None = None) -> int:
         action="store_true",
         help="run every scenario and fence even when unchanged since they passed (always so under CI)",
     )
-    parser.add_argument(
-        "--jobs", "-j", type=int, default=None, help="scenarios verified at once (default: two per CPU core)"
-    )
-    parser.add_argument(
-        "--languages",
-        default=",".join(LANGUAGES),
-        help=f"comma-separated languages to verify (known: {', '.join(LANGUAGES)})",
-    )
+    add_options(parser)
     parser.add_argument(
         "--generator",
         choices=GENERATORS,
         default=DEFAULT_GENERATOR,
         help=f"the site generator (default: {DEFAULT_GENERATOR})",
     )
-    args = parser.parse_args(argv)
-    languages = tuple(x.strip() for x in args.languages.split(",") if x.strip())
-    unknown = [x for x in languages if x not in LANGUAGES]
-    if unknown or not languages:
-        parser.error(f"unknown language(s): {', '.join(unknown) or '(none given)'}; known: {', '.join(LANGUAGES)}")
-    root = (args.root or Path.cwd()).resolve()
+    return parser
+
+
+def _prepare(root: Path, given: Path | None, offline: bool) -> bool:
+    """Check ``root`` (``given`` is what ``--root`` said), enter the run's temporary root, fix
+    the build's date and, when ``offline``, go offline. False (the reason printed) when the
+    build cannot start."""
     bad = project_root_problem(root)
     if bad:
         print(
-            f"{args.root or root}: {bad}" + ("" if args.root else " (no --root given: the current directory)"),
-            file=sys.stderr,
+            f"{given or root}: {bad}" + ("" if given else " (no --root given: the current directory)"), file=sys.stderr
         )
-        return 2
+        return False
     try:
         tmproot.enter()
     except tmproot.EnvironmentProblem as e:
         print(f"verified_docs: {e}", file=sys.stderr)
-        return 2
+        return False
     print(f"[build] {reproducible.set_source_date_epoch(root)}", flush=True)
-    if (argv is None if offline is None else offline) and not _go_offline(root):
-        return 2
-    force = args.force or bool(os.environ.get("CI"))
-    start = time.perf_counter()
+    return not offline or _go_offline(root)
+
+
+def _stages(root: Path, languages: tuple[str, ...], generator: str, *, force: bool, jobs: int | None) -> int:
+    """Run the stages into ``build/rendered/site``; exit status 0, 1 when a stage failed, 2 on
+    malformed input (each reported)."""
     fences = Fences(root, force=force)
     try:
-        verify(root, languages, force=force, jobs=args.jobs)
+        verify(root, languages, force=force, jobs=jobs)
         fences.finish()
         tree = render(root)
-        generate(args.generator, tree)
+        generate(generator, tree)
         guard(root, tree.site_dir)
     except SourceError as e:
         print(e, file=sys.stderr)
@@ -480,6 +261,26 @@ def main(argv: list[str] | None = None, *, offline: bool | None = None) -> int:
         return 1
     finally:
         fences.stop()
+    return 0
+
+
+def main(argv: list[str] | None = None, *, offline: bool | None = None) -> int:
+    """Build and publish the site; exit 0, 1 when a stage failed, 2 on malformed input.
+    ``offline`` (default: True when ``argv`` is None, i.e. this is the process's own command
+    line) moves the process into a network namespace first (:func:`_go_offline`)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        languages = parse_languages(args.languages)
+    except UsageError as e:
+        parser.error(str(e))
+    root = (args.root or Path.cwd()).resolve()
+    if not _prepare(root, args.root, argv is None if offline is None else offline):
+        return 2
+    start = time.perf_counter()
+    status = _stages(root, languages, args.generator, force=forced(args.force), jobs=args.jobs)
+    if status:
+        return status
     from verified_docs.site.publish import swap_in
 
     swap_in(root / PARTIAL, root / "site")

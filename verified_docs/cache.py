@@ -178,22 +178,28 @@ def verify_cached(
     *,
     jobs: int | None = None,
     estimates: dict[str, float] | None = None,
+    warm: bool = True,
 ) -> tuple[dict[str, list[RunVerdict]], set[str]]:
     """Verdicts by scenario name (in the order given) and the names answered from ``cache``.
 
     Scenarios with a stored entry for their current content are not run; the others are
-    verified (``jobs`` at a time, longest by ``estimates`` first) and stored when every run
-    passed. ``cache=None`` runs all.
+    verified (``jobs`` at a time, longest by ``estimates`` first, ``warm`` as
+    :func:`~verified_docs.verify.verdict.verify_all`) and stored when every run passed.
+    ``cache=None`` runs all.
     """
     if cache is None:
-        return verify_all(scenarios, languages, jobs=jobs, estimates=estimates), set()
+        return verify_all(scenarios, languages, jobs=jobs, estimates=estimates, warm=warm), set()
     keys = {s.name: cache.key(s, languages) for s in scenarios}
     hits = {s.name: cache.get(keys[s.name], s) for s in scenarios}
-    fresh = verify_all([s for s in scenarios if hits[s.name] is None], languages, jobs=jobs, estimates=estimates)
+    todo = [s for s in scenarios if hits[s.name] is None]
+    fresh = verify_all(todo, languages, jobs=jobs, estimates=estimates, warm=warm)
     for s in scenarios:
         if s.name in fresh:
             cache.put(keys[s.name], s, fresh[s.name])
-    by_scenario = {s.name: hits[s.name] if hits[s.name] is not None else fresh[s.name] for s in scenarios}
+    by_scenario: dict[str, list[RunVerdict]] = {}
+    for s in scenarios:
+        hit = hits[s.name]
+        by_scenario[s.name] = hit if hit is not None else fresh[s.name]
     return by_scenario, {name for name, verdicts in hits.items() if verdicts is not None}
 
 

@@ -1,5 +1,13 @@
 """One error shape for the whole pipeline: ``path:line: what``, details indented below; under
-GitHub Actions also as a workflow command, so the line shows in the pull request's diff."""
+GitHub Actions also as a workflow command, so the line shows in the pull request's diff.
+
+Every error the machinery raises on purpose derives from :class:`VerifiedDocsError`: here
+:class:`SourceError` (bad input, at its file and line), :class:`StageFailed` (a stage of the
+build cannot go on) and :class:`UsageError` (a command line naming nothing); beside the code
+that raises them, ``VendorError``, ``GeneratorFailed``, ``EnvironmentProblem``,
+``ForkServerError`` (also a ``RuntimeError``) and ``NetnsError`` (also an ``OSError``). Any
+other exception is a bug.
+"""
 
 from __future__ import annotations
 
@@ -45,7 +53,11 @@ class Problem:
         return head + "\n" + "\n".join("    " + d for d in self.details)
 
 
-class SourceError(Exception):
+class VerifiedDocsError(Exception):
+    """The root of the errors this machinery raises on purpose; the message is for the reader."""
+
+
+class SourceError(VerifiedDocsError):
     """Raised for bad input that stops a stage: a malformed scenario, a missing section.
 
     ``problems`` holds one or more :class:`Problem`; ``str()`` lists them all.
@@ -61,6 +73,15 @@ class SourceError(Exception):
     def at(cls, path: Path, line: int, what: str, *details: str) -> "SourceError":
         """Shorthand for a single problem at ``path:line``."""
         return cls(Problem(Location(Path(path), line), what, tuple(details)))
+
+
+class StageFailed(VerifiedDocsError):
+    """A stage of the build failed; the message says which and why (details were printed)."""
+
+
+class UsageError(VerifiedDocsError):
+    """A name or value the command line gave that matches nothing; the message is one line that
+    lists the valid ones (the command prints it and exits 2)."""
 
 
 def on_github_actions(env: Mapping[str, str] | None = None) -> bool:

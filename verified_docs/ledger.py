@@ -24,6 +24,12 @@ from verified_docs.verify.timeline import Message, mermaid, title
 from verified_docs.verify.verdict import RunVerdict
 
 DEFAULT_LEDGER = Path("build") / "verified-ledger.json"
+# Why the ledger does not vouch for a file as it is now (:meth:`Ledger.doubt`), worded to follow
+# the file's path in a message.
+NOT_VERIFIED = "was not verified"
+DID_NOT_PASS = "did not pass"
+CHANGED = "changed after it was verified"
+SCENARIO_CHANGED = "scenario.yaml changed after it was verified"
 
 
 def sha256_text(text: str) -> str:
@@ -59,6 +65,24 @@ class Ledger:
     toolnexus: str
     python: str
     programs: dict[str, dict[str, Any]]
+
+    def doubt(self, rel: str, path: Path, *, run: str | None = None, scenario_file: Path | None = None) -> str | None:
+        """None when this ledger vouches for the file at ``path`` (``rel``: its key, posix and
+        relative to the project root) as it is now, else the first reason it does not, checked
+        in this order: :data:`NOT_VERIFIED` (no entry), :data:`DID_NOT_PASS` (a run of it
+        failed; with ``run``, also when that run is not recorded), :data:`CHANGED` (its SHA-256
+        is not the file's, or the file is gone) and, with ``scenario_file``, :data:`SCENARIO_CHANGED`
+        (the ``scenario.yaml`` its runs were checked against was edited since)."""
+        entry = self.programs.get(rel)
+        if entry is None:
+            return NOT_VERIFIED
+        if not entry["passed"] or (run is not None and not entry["runs"].get(run, {}).get("passed")):
+            return DID_NOT_PASS
+        if not Path(path).is_file() or sha256_file(path) != entry["sha256"]:
+            return CHANGED
+        if scenario_file is not None and entry.get("scenario_sha256") != sha256_file(scenario_file):
+            return SCENARIO_CHANGED
+        return None
 
     def passed_files(self) -> dict[str, str]:
         """Path (relative to the project root) -> SHA-256 of every program and support file that passed."""
@@ -175,16 +199,24 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
 
     for rel, entry in programs.items():
         add_lines(entry, entry["scenario"], entry["language"], root / rel)
-    # Files the programs import pass when every run of their scenario passed.
+    for rel, entry in _support_entries(verdicts, root).items():
+        programs[rel] = entry
+        add_lines(entry, entry["scenario"], entry["language"], root / rel)
+    return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
+
+
+def _support_entries(verdicts: list[RunVerdict], root: Path) -> dict[str, dict[str, Any]]:
+    """The entries of the files the programs import: each passes when every run of its
+    scenario passed."""
     by_scenario: dict[str, list[RunVerdict]] = {}
     for v in verdicts:
         by_scenario.setdefault(v.scenario.name, []).append(v)
+    out = {}
     for runs in by_scenario.values():
         scenario = runs[0].scenario
         passed = all(v.passed for v in runs)
         for support in scenario.support:
-            rel = support.path.resolve().relative_to(root.resolve()).as_posix()
-            programs[rel] = {
+            out[support.path.resolve().relative_to(root.resolve()).as_posix()] = {
                 "scenario": scenario.name,
                 "language": support.language,
                 "passed": passed,
@@ -192,8 +224,7 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
                 "runs": {},
                 "sections": _fingerprints(support.path) if passed else {},
             }
-            add_lines(programs[rel], scenario.name, support.language, support.path)
-    return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
+    return out
 
 
 def merge(earlier: Ledger | None, new: Ledger, scenarios: set[str]) -> Ledger:

@@ -42,12 +42,12 @@ from pathlib import Path
 from typing import Any
 
 from verified_docs.errors import Location, Problem, SourceError
-from verified_docs.ledger import Ledger, sha256_file
+from verified_docs.ledger import CHANGED, DID_NOT_PASS, NOT_VERIFIED, SCENARIO_CHANGED, Ledger
 from verified_docs.render.anchors import evidence_anchor, matrix_anchor, source_anchor
 from verified_docs.render.directive import Directive, fenced_lines, find_directives, marker
 from verified_docs.render.release_matrix import Matrix
 from verified_docs.render.templating import code
-from verified_docs.scenario.load import Expect, Run, Scenario
+from verified_docs.scenario.load import Expect, Run, Scenario, find_scenario
 
 OPENING = re.compile(r"<!--\s*claim\b")
 _ATTR = re.compile(r"""\s+(?P<key>[a-z_]+)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
@@ -357,6 +357,11 @@ def _valid(names: list[str] | tuple[str, ...], what: str) -> tuple[str, ...]:
     return (f"valid {what}: {', '.join(names) or '(none)'}",)
 
 
+def _points_at_nothing(e: SourceError) -> Problem:
+    (p,) = e.problems
+    return Problem(p.where, f"claim points at nothing: {p.what}", p.details)
+
+
 def _run_of(scenario: Scenario, rest: str) -> Run | None:
     # Run names may hold dots: take the longest run name that the evidence starts with.
     runs = [r for r in scenario.runs if rest.startswith(r.name + ".")]
@@ -402,11 +407,10 @@ def _stated(run: Run, path: str, where: Location) -> tuple[Any, str] | Problem:
 def _check_scenario(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
     where = claim.where
     name, _, rest = claim.evidence.partition("#")
-    scenario = ctx.scenarios.get(name)
-    if scenario is None:
-        return Problem(
-            where, f"claim points at nothing: unknown scenario '{name}'", _valid(sorted(ctx.scenarios), "scenarios")
-        )
+    try:
+        scenario = find_scenario(ctx.scenarios, name, where)
+    except SourceError as e:
+        return _points_at_nothing(e)
     run = _run_of(scenario, rest)
     if run is None:
         return Problem(
@@ -421,16 +425,16 @@ def _check_scenario(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
     value, yaml_at = stated
     for program in run.programs.values():
         rel = program.path.resolve().relative_to(ctx.root.resolve()).as_posix()
-        entry = ctx.ledger.programs.get(rel, {})
-        if not entry.get("runs", {}).get(run.name, {}).get("passed"):
+        doubt = ctx.ledger.doubt(rel, program.path, run=run.name, scenario_file=scenario.folder / "scenario.yaml")
+        if doubt in (NOT_VERIFIED, DID_NOT_PASS):
             return Problem(
                 where,
                 f"claim: {claim.evidence}: run '{run.name}' ({rel}) did not pass in this build, "
                 "so it backs no sentence",
             )
-        if not program.path.is_file() or sha256_file(program.path) != entry["sha256"]:
+        if doubt == CHANGED:
             return Problem(where, f"claim: {claim.evidence}: {rel} changed after it was verified; verify it again")
-        if entry.get("scenario_sha256") != sha256_file(scenario.folder / "scenario.yaml"):
+        if doubt == SCENARIO_CHANGED:
             return Problem(
                 where,
                 f"claim: {claim.evidence}: {scenario.name}/scenario.yaml changed after it was "
@@ -492,10 +496,10 @@ def _check_scenario(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
 def _check_matrix(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
     where, name = claim.where, claim.evidence[len("matrix:") :]
     head = f"claim: {claim.evidence}:"
-    if name not in ctx.scenarios:
-        return Problem(
-            where, f"claim points at nothing: unknown scenario '{name}'", _valid(sorted(ctx.scenarios), "scenarios")
-        )
+    try:
+        find_scenario(ctx.scenarios, name, where)
+    except SourceError as e:
+        return _points_at_nothing(e)
     if ctx.matrix is None or name not in ctx.matrix.scenarios:
         return Problem(
             where, f"{head} the release matrix has not measured this scenario", ("run `nox -s release-matrix`",)

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verified_docs.errors import Problem, SourceError
-from verified_docs.ledger import Ledger, sha256_file
+from verified_docs.ledger import CHANGED, Ledger
 from verified_docs.render.directive import Directive
 from verified_docs.render.templating import render
 from verified_docs.run.languages import LANGUAGES
-from verified_docs.scenario.load import Scenario
+from verified_docs.scenario.load import Scenario, find_scenario
 from verified_docs.verify.timeline import steps_in_words
 
 
@@ -53,15 +53,7 @@ def resolve_diagrams(
     content, and when none of the runs recorded a message (a page would show no picture).
     """
     where = directive.where
-    scenario = scenarios.get(directive.scenario)
-    if scenario is None:
-        raise SourceError(
-            Problem(
-                where,
-                f"unknown scenario '{directive.scenario}'",
-                (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",),
-            )
-        )
+    scenario = find_scenario(scenarios, directive.scenario, where)
     runs = scenario.runs
     if directive.run:
         runs = tuple(r for r in scenario.runs if r.name == directive.run)
@@ -78,17 +70,16 @@ def resolve_diagrams(
         for lang in (x for x in LANGUAGES if x in run.programs):
             program = run.programs[lang]
             rel = program.path.resolve().relative_to(root.resolve()).as_posix()
-            entry = ledger.programs.get(rel)
-            if entry is None or not entry["passed"] or run.name not in entry["runs"]:
-                state = "did not pass" if entry else "was not verified"
+            doubt = ledger.doubt(rel, program.path, run=run.name)
+            if doubt not in (None, CHANGED):
                 raise SourceError(
                     Problem(
                         where,
-                        f"{rel} {state} in this build; the page cannot draw its run '{run.name}'",
+                        f"{rel} {doubt} in this build; the page cannot draw its run '{run.name}'",
                         ("run `nox -s docs`, which verifies every example before building",),
                     )
                 )
-            if entry["sha256"] != sha256_file(program.path):
+            if doubt == CHANGED:
                 raise SourceError(
                     Problem(
                         where,

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from verified_docs.errors import Problem, SourceError
-from verified_docs.ledger import Ledger, sha256_file
+from verified_docs.ledger import SCENARIO_CHANGED, Ledger
 from verified_docs.render.anchors import evidence_anchor
 from verified_docs.render.directive import Directive
 from verified_docs.render.release_matrix import Matrix
 from verified_docs.render.templating import code, render
-from verified_docs.scenario.load import Expect, Scenario
+from verified_docs.scenario.load import Expect, Scenario, find_scenario
 
 
 @dataclass(frozen=True)
@@ -134,28 +134,20 @@ def render_evidence(
     how to run the example offline (each run's command line, the files to keep together, a link
     to the home page's quick start, relative to ``page_src_uri``, the page below ``docs/``).
 
-    Raises :class:`SourceError` at the directive for an unknown scenario, or one whose runs did
-    not all pass in this build.
+    Raises :class:`SourceError` at the directive for an unknown scenario, or one whose programs
+    the ledger does not vouch for as they are (:meth:`~verified_docs.ledger.Ledger.doubt`).
     """
-    scenario = scenarios.get(directive.scenario)
-    if scenario is None:
-        raise SourceError(
-            Problem(
-                directive.where,
-                f"unknown scenario '{directive.scenario}'",
-                (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",),
-            )
-        )
+    scenario = find_scenario(scenarios, directive.scenario, directive.where)
     runs = []
     for run in scenario.runs:
         for program in run.programs.values():
             rel = program.path.resolve().relative_to(root.resolve()).as_posix()
-            entry = ledger.programs.get(rel)
-            if entry is None or not entry["passed"]:
+            doubt = ledger.doubt(rel, program.path, scenario_file=scenario.folder / "scenario.yaml")
+            if doubt not in (None, SCENARIO_CHANGED):
                 raise SourceError(
-                    Problem(directive.where, f"{rel} did not pass in this build; its evidence cannot be shown")
+                    Problem(directive.where, f"{rel} {doubt} in this build; its evidence cannot be shown")
                 )
-            if entry.get("scenario_sha256") != sha256_file(scenario.folder / "scenario.yaml"):
+            if doubt == SCENARIO_CHANGED:
                 raise SourceError(
                     Problem(
                         directive.where,

@@ -234,9 +234,9 @@ class Renderer:
         site_path = vendor.MERMAID.site_path
         yield site_path, script
         yield f"{site_path.rsplit('/', 1)[0]}/{licence.parent.name}.LICENSE", licence
-        for rel, entry in sorted(self.ledger.programs.items()):
+        for rel in sorted(self.ledger.programs):
             path = self.root / rel
-            if entry["passed"] and path.is_file() and ledger_mod.sha256_file(path) == entry["sha256"]:
+            if self.ledger.doubt(rel, path) is None:
                 yield f"{SOURCE_DIR}/{rel}", path
 
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verified_docs.errors import Problem, SourceError
-from verified_docs.ledger import Ledger, fingerprint, sha256_file
+from verified_docs.ledger import CHANGED, Ledger, fingerprint, sha256_file
 from verified_docs.render.directive import Directive
 from verified_docs.run.languages import LANGUAGES
-from verified_docs.scenario.load import Program, Scenario
+from verified_docs.scenario.load import Program, Scenario, find_scenario
 from verified_docs.scenario.sections import WHOLE, Section, get_section, program_view
 
 
@@ -67,15 +67,7 @@ def resolve(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger
     ledger does not show this exact program, section and golden output passing in this build.
     """
     where = directive.where
-    scenario = scenarios.get(directive.scenario)
-    if scenario is None:
-        raise SourceError(
-            Problem(
-                where,
-                f"unknown scenario '{directive.scenario}'",
-                (f"valid scenarios: {', '.join(sorted(scenarios)) or '(none)'}",),
-            )
-        )
+    scenario = find_scenario(scenarios, directive.scenario, where)
     support = [p for p in scenario.support if p.path.stem == directive.program]
     if support:
         if directive.output != "no":
@@ -131,19 +123,17 @@ def _tab(program: Program, directive: Directive, ledger: Ledger, root: Path, run
     where = directive.where
     rel = program.path.resolve().relative_to(root.resolve()).as_posix()
     section = get_section(program.path, directive.section, referenced_from=where)
-    entry = ledger.programs.get(rel)
-    if entry is None or not entry["passed"]:
-        state = "did not pass" if entry else "was not verified"
+    doubt = ledger.doubt(rel, program.path)
+    if doubt not in (None, CHANGED):
         raise SourceError(
             Problem(
                 where,
-                f"{rel} {state} in this build; the page cannot show it",
+                f"{rel} {doubt} in this build; the page cannot show it",
                 ("run `nox -s docs`, which verifies every example before building",),
             )
         )
-    stale = []
-    if entry["sha256"] != sha256_file(program.path):
-        stale.append(f"{rel} changed after it was verified")
+    entry = ledger.programs[rel]
+    stale = [f"{rel} {doubt}"] if doubt else []
     if entry["sections"].get(directive.section) != fingerprint(section.text):
         stale.append(f"section '{directive.section}' differs from the verified one")
     view = program_view(program.path)

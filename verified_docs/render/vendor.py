@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from verified_docs.errors import VerifiedDocsError
 from verified_docs.files import write_atomic
 
 VENDOR_DIR = Path("build") / "vendor"
@@ -66,7 +67,7 @@ MERMAID = Asset(
 )
 
 
-class VendorError(Exception):
+class VendorError(VerifiedDocsError):
     """An asset could not be fetched or is not the pinned bytes; the message says which and how to fix it."""
 
 

@@ -27,6 +27,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from verified_docs.errors import VerifiedDocsError
 from verified_docs.run.process import Completed, kill_group, supervise
 
 WORKER = Path(__file__).parent / "tracer" / "verified_docs_forkserver.py"
@@ -38,7 +39,7 @@ LOST_SUPERVISOR = (
 )
 
 
-class ForkServerError(RuntimeError):
+class ForkServerError(VerifiedDocsError, RuntimeError):
     """The warm worker could not be started or stopped answering; the message has its stderr."""
 
 

@@ -28,6 +28,8 @@ import socket
 import struct
 import threading
 
+from verified_docs.errors import VerifiedDocsError
+
 OFF_ENV = "VERIFIED_DOCS_NETNS"  # "off": do not make a namespace (the warning still says so)
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
@@ -36,7 +38,7 @@ _SIOCGIFFLAGS, _SIOCSIFFLAGS, _IFF_UP = 0x8913, 0x8914, 0x1
 _contained: bool | None = None
 
 
-class NetnsError(OSError):
+class NetnsError(VerifiedDocsError, OSError):
     """The namespace was made but cannot be used (loopback would not come up)."""
 
 

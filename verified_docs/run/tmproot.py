@@ -32,6 +32,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from verified_docs.errors import VerifiedDocsError
+
 PREFIX = "verified-docs-run-"
 WATCHER = Path(__file__).with_name("watcher.py")  # run as a program of its own
 
@@ -44,7 +46,7 @@ LOCK_FILE = ".lock"
 _lock: int | None = None  # this run's descriptor holding the lock
 
 
-class EnvironmentProblem(Exception):
+class EnvironmentProblem(VerifiedDocsError):
     """The environment cannot run the machinery; the message is one line naming the variable
     and what to do about it."""
 

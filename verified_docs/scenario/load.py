@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 if TYPE_CHECKING:
     import jsonschema
@@ -430,3 +430,13 @@ def discover_project(project: Path, load: Callable[[Path, Path, str], Scenario] 
     if problems:
         raise SourceError(*problems)
     return scenarios
+
+
+def find_scenario(scenarios: Mapping[str, Scenario], name: str, where: Location) -> Scenario:
+    """``scenarios[name]`` (``scenarios`` by name, e.g. ``suspension/answer-later``). Raises
+    :class:`SourceError` at ``where``: ``unknown scenario 'NAME'``, the valid names listed below."""
+    scenario = scenarios.get(name)
+    if scenario is None:
+        valid = ", ".join(sorted(scenarios)) or "(none)"
+        raise SourceError(Problem(where, f"unknown scenario '{name}'", (f"valid scenarios: {valid}",)))
+    return scenario

@@ -36,12 +36,13 @@ from typing import Callable, Iterator
 from verified_docs import build as pipeline
 from verified_docs import cache as cache_mod
 from verified_docs import ledger as ledger_mod
-from verified_docs.errors import SourceError, display_path
+from verified_docs.errors import SourceError, StageFailed, display_path
+from verified_docs.fences.stage import Fences
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.scenario.load import discover_project
 from verified_docs.serve.preview import LoopState, Outcome, make_server, now, url_of
 from verified_docs.site.publish import swap_in
-from verified_docs.verify.verdict import RunVerdict
+from verified_docs.verify_stage import Verified, verify_and_record
 
 WATCHED_DIRS = ("snippets", "examples", "rules", "docs")
 WATCHED_FILES = ("mkdocs.yml", "pyproject.toml", "conftest.py")
@@ -53,20 +54,20 @@ DEFAULT_ADDR = "127.0.0.1:8000"
 
 def render_site(root: Path, served: Path, generator: str = pipeline.DEFAULT_GENERATOR) -> None:
     """Build the pages from the verified results and replace ``served`` with them, through the
-    stages of :mod:`verified_docs.build`: the docs' Python fences (:class:`~verified_docs.build.Fences`), the render
+    stages of :mod:`verified_docs.build`: the docs' Python fences (:class:`~verified_docs.fences.stage.Fences`), the render
     stage (into ``build/serve/rendered``, apart from the build's own tree), ``generator`` and the
-    guard, then :func:`~verified_docs.site.publish.swap_in`. Raises :class:`~verified_docs.build.StageFailed` (details printed
+    guard, then :func:`~verified_docs.site.publish.swap_in`. Raises :class:`~verified_docs.errors.StageFailed` (details printed
     to stderr) or :class:`SourceError`; ``served`` is untouched then."""
     from verified_docs.render import vendor
     from verified_docs.render.pages import render_tree
 
-    fences = pipeline.Fences(root, force=False)
+    fences = Fences(root, force=False)
     try:
         fences.finish()
         try:
             tree = render_tree(root, root / ledger_mod.DEFAULT_LEDGER, root / RENDERED, root / PARTIAL)
         except vendor.VendorError as e:
-            raise pipeline.StageFailed(str(e)) from None
+            raise StageFailed(str(e)) from None
         pipeline.generate(generator, tree)
         pipeline.guard(root, tree.site_dir)
     finally:
@@ -119,19 +120,12 @@ class AuthorLoop:
         self.cache = cache_mod.ResultCache.open(self.root / cache_mod.DEFAULT_DIR)
         self.parsed = cache_mod.ParsedScenarios.open(self.root / cache_mod.PARSED_DIR)
 
-    def verify(self) -> tuple[list[RunVerdict], dict[str, float]]:
-        """Every scenario's verdicts (unchanged passed ones from the result cache) and the
-        seconds each scenario run this time took; the ledger is rewritten from all of them.
-        Raises :class:`SourceError` on a malformed scenario (the ledger is left as it was)."""
+    def verify(self) -> Verified:
+        """Every scenario verified (:func:`~verified_docs.verify_stage.verify_and_record`: unchanged
+        passed ones from the result cache) and the ledger rewritten from all of them. Raises
+        :class:`SourceError` on a malformed scenario (the ledger is left as it was)."""
         scenarios = discover_project(self.root, self.parsed.load)
-        estimates = ledger_mod.durations(self.root / ledger_mod.DEFAULT_LEDGER)
-        by_scenario, cached = cache_mod.verify_cached(
-            scenarios, self.languages, self.cache, jobs=self.jobs, estimates=estimates
-        )
-        verdicts = [v for vs in by_scenario.values() for v in vs]
-        ledger_mod.save(ledger_mod.build(verdicts, self.root), self.root / ledger_mod.DEFAULT_LEDGER)
-        ran = {name: round(sum(v.duration_s for v in vs), 3) for name, vs in by_scenario.items() if name not in cached}
-        return verdicts, ran
+        return verify_and_record(self.root, scenarios, self.languages, cache=self.cache, jobs=self.jobs)
 
     def cycle(self) -> Outcome:
         """Verify what changed, then render; never raises (a failure is the outcome's report)."""
@@ -141,14 +135,12 @@ class AuthorLoop:
         with _captured_stderr() as printed:
             try:
                 try:
-                    verdicts, ran = self.verify()
+                    verified = self.verify()
                 finally:
                     verify_s = time.perf_counter() - start
-                failed = [v for v in verdicts if not v.passed]
-                for v in failed:
-                    print(v.report(), file=sys.stderr)
-                if failed:
-                    raise pipeline.StageFailed(f"{len(failed)} run(s) failed verification")
+                ran = verified.ran()
+                verified.report_failures()
+                verified.raise_if_failed()
                 rendered = time.perf_counter()
                 try:
                     self.render(self.root, self.served)
@@ -158,7 +150,7 @@ class AuthorLoop:
             except SourceError as e:
                 print(e, file=sys.stderr)
                 ok = False
-            except pipeline.StageFailed as e:
+            except StageFailed as e:
                 print(f"[serve] not verified: {e}", file=sys.stderr)
                 ok = False
             except Exception:  # a bug of ours must not stop the server, nor pass for a green page

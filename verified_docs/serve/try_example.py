@@ -20,17 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from verified_docs.errors import Location, SourceError, UsageError
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.run.mock_model import MockModel, RecordedRequest
-from verified_docs.scenario.load import Program, Run, Scenario
+from verified_docs.scenario.load import Program, Run, Scenario, find_scenario
 from verified_docs.verify.verdict import verify_run
 
 BASE_URL_VAR, API_KEY_VAR = "OPENAI_BASE_URL", "OPENAI_API_KEY"
-
-
-class UsageError(Exception):
-    """A name the command line gave that matches nothing; the message is one line that lists
-    the valid names (the CLI prints it and exits 2)."""
 
 
 @dataclass(frozen=True)
@@ -47,17 +43,15 @@ def choose(scenarios: list[Scenario], name: str, run_name: str | None = None) ->
 
     Raises :class:`UsageError` for an unknown scenario or run, naming the valid ones."""
     by_name = {s.name: s for s in scenarios}
-    scenario = by_name.get(name)
-    if scenario is None:
-        short = [s for s in scenarios if s.name.rsplit("/", 1)[-1] == name]
-        scenario = short[0] if len(short) == 1 else None
-    if scenario is None:
-        if not by_name:
-            raise UsageError(
-                f"unknown scenario {name!r}: no scenarios here; run it from the site's repository "
-                "folder (the one with snippets/ and mkdocs.yml)"
-            )
-        raise UsageError(f"unknown scenario {name!r}; known: {', '.join(sorted(by_name))}")
+    short = [s.name for s in scenarios if s.name.rsplit("/", 1)[-1] == name]
+    full = short[0] if name not in by_name and len(short) == 1 else name
+    try:
+        scenario = find_scenario(by_name, full, Location(Path("<command line>")))
+    except SourceError as e:
+        # One line, as every message of this command: where the name came from goes without saying.
+        hint = "" if by_name else "; run it from the site's repository folder (the one with snippets/ and mkdocs.yml)"
+        (p,) = e.problems
+        raise UsageError("; ".join((p.what, *p.details)) + hint) from None
     if run_name is None:
         return Choice(scenario, None)
     for run in scenario.runs:

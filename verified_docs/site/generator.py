@@ -16,11 +16,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from verified_docs.errors import VerifiedDocsError
+
 GENERATORS = ("mkdocs", "zensical")
 DEFAULT = "mkdocs"
 
 
-class GeneratorFailed(Exception):
+class GeneratorFailed(VerifiedDocsError):
     """The generator stopped or warned under ``--strict``; the message says which and why."""
 
 

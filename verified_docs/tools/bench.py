@@ -9,7 +9,7 @@ targets met or missed:
 - ``nox -s docs`` cold (result caches emptied) and right after with nothing changed;
 - the mock model's round trips per second;
 - what line coverage and the reply pass add to verification, against a cold ``nox -s docs``;
-- what the production chapter (issue 13) added to the verify stage, against what its programs
+- what the production chapter added to the verify stage, against what its programs
   themselves do: the scenarios of :data:`CHAPTER_BASE` verified by the same code, then today's;
 - the author loop: save to reloaded page for a one-line edit of one snippet under
   ``nox -s serve`` (:func:`save_to_reload`, on a copy of the project), against that scenario's
@@ -39,16 +39,21 @@ import tempfile
 import threading
 import time
 import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from verified_docs import ledger
 from verified_docs.errors import Location
 from verified_docs.run.mock_model import MockModel
-from verified_docs.scenario.load import SCENARIO_ROOTS, Step, discover_project
-from verified_docs.verify.verdict import RunVerdict, default_jobs, verify_all
+from verified_docs.run.process import kill_group
+from verified_docs.scenario.load import SCENARIO_ROOTS, Scenario, Step, discover_project, find_scenario
+from verified_docs.verify.verdict import RunVerdict, default_jobs
+from verified_docs.verify_stage import Verified, verify_and_record
 
 CACHES = (Path("build") / "cache",)
-# `main` just before the production chapter (issue 13): the verify stage may grow past it by no
+# `main` just before the production chapter: the verify stage may grow past it by no
 # more than the added programs' own work spread over the machine's cores.
 CHAPTER_BASE = "17502ea"
 # The author loop's edit: one line of one snippet's shown section, which the page shows.
@@ -130,19 +135,33 @@ def scenarios_at(root: Path, rev: str, into: Path) -> list:
     return discover_project(into)
 
 
+def verify_pass(
+    root: Path,
+    scenarios: list[Scenario],
+    *,
+    warm: bool = True,
+    jobs: int | None = None,
+    estimates: dict[str, float] | None = None,
+) -> Verified:
+    """One pass of the verify stage over ``scenarios`` (files below ``root``) as ``nox -s docs
+    --force`` runs it (:func:`~verified_docs.verify_stage.verify_and_record`: no cache; the
+    ledger built but not written), ``jobs`` scenarios at once (default: as the build)."""
+    return verify_and_record(root, scenarios, cache=None, ledger_path=None, jobs=jobs, warm=warm, estimates=estimates)
+
+
 def verify_timed(
-    scenarios: list,
+    root: Path,
+    scenarios: list[Scenario],
     repeats: int,
     *,
     sleep_limit: bool = True,
     jobs: int | None = None,
     estimates: dict[str, float] | None = None,
 ) -> tuple[list[float], list[float], list[list[RunVerdict]]]:
-    """Wall seconds of ``repeats`` warm verifications of ``scenarios`` (the verify stage of
-    ``nox -s docs``, every pass, ``jobs`` scenarios at once: default as the build), the
-    programs' own seconds in each, summed, and each repeat's verdicts. Failures are timed like
-    passes; ``sleep_limit=False`` lifts the sleep limit, which an older revision's scenarios
-    may break without being any slower to verify."""
+    """Wall seconds of ``repeats`` warm verifications of ``scenarios`` (:func:`verify_pass`),
+    the programs' own seconds in each, summed, and each repeat's verdicts. Failures are timed
+    like passes; ``sleep_limit=False`` lifts the sleep limit, which an older revision's
+    scenarios may break without being any slower to verify."""
     from verified_docs.verify import verdict as verify_mod
 
     walls, owns, verdicts = [], [], []
@@ -151,7 +170,7 @@ def verify_timed(
     try:
         for _ in range(repeats):
             start = time.perf_counter()
-            got = [v for vs in verify_all(scenarios, jobs=jobs, warm=True, estimates=estimates).values() for v in vs]
+            got = verify_pass(root, scenarios, jobs=jobs, estimates=estimates).verdicts
             walls.append(time.perf_counter() - start)
             owns.append(sum(v.own_s or 0.0 for v in got))
             verdicts.append(got)
@@ -181,6 +200,53 @@ def _copy_project(root: Path, into: Path) -> Path:
     return into
 
 
+@contextmanager
+def _serving(project: Path, env: dict[str, str]) -> Iterator[tuple[subprocess.Popen, list[str], str]]:
+    """``python -m verified_docs serve`` on ``project`` (port 0) in a process group of its own:
+    the process, the lines it printed so far (growing) and its URL; stopped with its group.
+    Raises :class:`RuntimeError` when it does not start serving within a minute."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "verified_docs", "serve", "-a", "127.0.0.1:0"],
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    lines: list[str] = []
+    threading.Thread(target=_collect, args=(proc.stdout, lines), daemon=True).start()
+    try:
+        deadline = time.monotonic() + 60
+        while not (found := re.search(r"\[serve\] serving (http://\S+/)", "".join(lines))):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"serve did not start:\n{''.join(lines)[-3000:]}")
+            time.sleep(0.05)
+        yield proc, lines, found.group(1)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                pass
+        kill_group(proc.pid)  # whatever of its own process group is left
+        proc.wait()
+
+
+def _cycle_after(url: str, proc: subprocess.Popen, lines: list[str], epoch: int, timeout_s: float) -> dict:
+    """The server's state once a cycle after ``epoch`` finished, asked through the long poll
+    open pages wait on. Raises :class:`RuntimeError` when it failed or took over ``timeout_s``."""
+    end = time.monotonic() + timeout_s
+    while int(_get(f"{url}.verified-docs/reload?epoch={epoch}", timeout=40)) <= epoch:
+        if time.monotonic() > end or proc.poll() is not None:
+            raise RuntimeError(f"no cycle finished after epoch {epoch}:\n{''.join(lines)[-3000:]}")
+    state = json.loads(_get(f"{url}.verified-docs/state"))
+    if not state["ok"]:
+        raise RuntimeError(f"the author loop's cycle failed:\n{state['report']}")
+    return state
+
+
 def save_to_reload(
     root: Path, repeats: int, env: dict[str, str], timeout_s: float = 300.0
 ) -> tuple[list[float], list[dict]]:
@@ -195,37 +261,8 @@ def save_to_reload(
     rendering. Raises :class:`RuntimeError` when a cycle fails or takes over ``timeout_s``."""
     with tempfile.TemporaryDirectory(prefix="verified-docs-loop-") as tmp:
         copy = _copy_project(root, Path(tmp) / "project")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "verified_docs", "serve", "-a", "127.0.0.1:0"],
-            cwd=copy,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-        )
-        lines: list[str] = []
-        reader = threading.Thread(target=_collect, args=(proc.stdout, lines), daemon=True)
-        reader.start()
-        try:
-            deadline = time.monotonic() + 60
-            while not (found := re.search(r"\[serve\] serving (http://\S+/)", "".join(lines))):
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"serve did not start:\n{''.join(lines)[-3000:]}")
-                time.sleep(0.05)
-            url = found.group(1)
-
-            def cycle_after(epoch: int) -> dict:
-                end = time.monotonic() + timeout_s
-                while int(_get(f"{url}.verified-docs/reload?epoch={epoch}", timeout=40)) <= epoch:
-                    if time.monotonic() > end or proc.poll() is not None:
-                        raise RuntimeError(f"no cycle finished after epoch {epoch}:\n{''.join(lines)[-3000:]}")
-                state = json.loads(_get(f"{url}.verified-docs/state"))
-                if not state["ok"]:
-                    raise RuntimeError(f"the author loop's cycle failed:\n{state['report']}")
-                return state
-
-            epoch = cycle_after(0)["epoch"]
+        with _serving(copy, env) as (proc, lines, url):
+            epoch = _cycle_after(url, proc, lines, 0, timeout_s)["epoch"]
             program = copy / LOOP_FILE
             text = program.read_text(encoding="utf-8")
             samples, states = [], []
@@ -233,25 +270,13 @@ def save_to_reload(
                 line = LOOP_LINE.replace("nothing has been approved yet", f"nothing approved yet (edit {i + 1})")
                 start = time.perf_counter()
                 program.write_text(text.replace(LOOP_LINE, line), encoding="utf-8")
-                state = cycle_after(epoch)
+                state = _cycle_after(url, proc, lines, epoch, timeout_s)
                 if line not in _get(url + LOOP_PAGE):
                     raise RuntimeError(f"{url}{LOOP_PAGE} does not show the edited line after the reload")
                 samples.append(time.perf_counter() - start)
                 states.append(state)
                 epoch = state["epoch"]
             return samples, states
-        finally:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(30)
-                except subprocess.TimeoutExpired:
-                    pass
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)  # whatever of its own process group is left
-            except ProcessLookupError:
-                pass
-            proc.wait()
 
 
 def author_loop_figures(root: Path, repeats: int, env: dict[str, str], docs_noop: list[float] | None = None) -> None:
@@ -262,8 +287,8 @@ def author_loop_figures(root: Path, repeats: int, env: dict[str, str], docs_noop
         nox = [sys.executable, "-m", "nox", "-f", str(root / "noxfile.py"), "-s", "docs"]
         _timed(nox, root, env)  # brings build/ up to date, so the next ones are no-ops
         docs_noop = [_timed(nox, root, env) for _ in range(repeats)]
-    (scenario,) = [s for s in discover_project(root) if s.name == LOOP_SCENARIO]
-    own, _, _ = verify_timed([scenario], repeats)
+    scenario = find_scenario({s.name: s for s in discover_project(root)}, LOOP_SCENARIO, Location(root))
+    own, _, _ = verify_timed(root, [scenario], repeats)
     loop, states = save_to_reload(root, repeats, env)
     verify_s, noop = statistics.median(own), statistics.median(docs_noop)
     target = max(2.0, 1.5 * (verify_s + noop))
@@ -281,64 +306,80 @@ def author_loop_figures(root: Path, repeats: int, env: dict[str, str], docs_noop
     )
 
 
-def main(root: Path, repeats: int = 3) -> int:
-    root = root.resolve()
-    env = _env()
-    cores = os.cpu_count() or 1
-    scenarios = discover_project(root)
-    # Longest first, from the last build's ledger, as `nox -s docs` schedules them (build.py).
-    estimates = ledger.durations(root / ledger.DEFAULT_LEDGER)
+@dataclass(frozen=True)
+class Figures:
+    """What :func:`main` measured: seconds per sample (``repeats`` samples each; ``trips`` in
+    round trips per second), and the runs and scenarios measured."""
 
-    imports = [_timed([sys.executable, "-c", "import toolnexus"], root) for _ in range(repeats)]
-    warm_totals, cold_totals, verdicts = [], [], []
+    imports: list[float]
+    builds: list[float]
+    warm: list[float]
+    cold: list[float]
+    without_checks: list[float]
+    own_sums: list[float]
+    overheads: list[float]
+    docs_cold: list[float]
+    docs_noop: list[float]
+    base_walls: list[float]
+    base_owns: list[float]
+    base_runs: int
+    runs: int
+    scenarios: int
+    trips: float
+
+
+def _warm_and_cold(
+    root: Path, scenarios: list[Scenario], repeats: int, estimates: dict[str, float]
+) -> tuple[list[float], list[float], Verified]:
+    """Wall seconds of warm and of cold passes, alternating, and the last warm pass. Raises
+    :class:`RuntimeError` when a run fails: the figures compare passing builds."""
+    warm_totals: list[float] = []
+    cold_totals: list[float] = []
+    verified = None
     for _ in range(repeats):
         for warm, totals in ((True, warm_totals), (False, cold_totals)):
             start = time.perf_counter()
-            got = [v for vs in verify_all(scenarios, warm=warm, estimates=estimates).values() for v in vs]
+            got = verify_pass(root, scenarios, warm=warm, estimates=estimates)
             totals.append(time.perf_counter() - start)
-            failed = [v.test_id for v in got if not v.passed]
-            if failed:
-                raise RuntimeError(f"bench needs every run to pass; failed: {', '.join(failed)}")
+            if got.failed:
+                raise RuntimeError(f"bench needs every run to pass; failed: {', '.join(v.test_id for v in got.failed)}")
             if warm:
-                verdicts = got
-    _, own_sums, alone = verify_timed(scenarios, repeats, jobs=1)
-    overheads = [overhead_per_run(got) for got in alone]
+                verified = got
+    assert verified is not None, "repeats must be at least 1"
+    return warm_totals, cold_totals, verified
 
-    # The cost of the truth checks: the same warm verification without line coverage and
-    # without the reply pass (patched off here only; the build has no switch for them).
-    without_checks = []
+
+def _without_checks(root: Path, scenarios: list[Scenario], repeats: int, estimates: dict[str, float]) -> list[float]:
+    """The cost of the truth checks: warm passes without line coverage and without the reply
+    pass (patched off here only; the build has no switch for them)."""
     from verified_docs.verify import verdict as verify_mod
 
+    samples = []
     real_env, real_pass = verify_mod.line_coverage.environment, verify_mod._reply_pass
-    verify_mod.line_coverage.environment = lambda prefix, files: {}
+    verify_mod.line_coverage.environment = lambda data_prefix, files: {}
     verify_mod._reply_pass = lambda scenario, lang, mine, warm: mine
     try:
         for _ in range(repeats):
             start = time.perf_counter()
-            verify_all(scenarios, warm=True, estimates=estimates)
-            without_checks.append(time.perf_counter() - start)
+            verify_pass(root, scenarios, estimates=estimates)
+            samples.append(time.perf_counter() - start)
     finally:
         verify_mod.line_coverage.environment, verify_mod._reply_pass = real_env, real_pass
+    return samples
 
-    with tempfile.TemporaryDirectory() as tmp:
-        base = scenarios_at(root, CHAPTER_BASE, Path(tmp))
-        base_walls, _, _ = verify_timed(base, repeats, sleep_limit=False, estimates=estimates)
-        _, base_owns, _ = verify_timed(base, repeats, sleep_limit=False, jobs=1)
-        base_runs = sum(len(s.runs) for s in base)
 
+def _bare_builds(root: Path, verified: Verified, repeats: int, env: dict[str, str]) -> list[float]:
+    """Seconds of a bare ``mkdocs build`` of the site, its hook reading ``verified``'s ledger."""
     with tempfile.TemporaryDirectory() as tmp:
         ledger_path = Path(tmp) / "ledger.json"
-        ledger.save(ledger.build(verdicts, root), ledger_path)
+        ledger.save(verified.ledger, ledger_path)
         site = str(Path(tmp) / "site")
-        builds = [
-            _timed(
-                [sys.executable, "-m", "mkdocs", "build", "-q", "-d", site],
-                root,
-                {**env, "VERIFIED_DOCS_LEDGER": str(ledger_path)},
-            )
-            for _ in range(repeats)
-        ]
+        argv = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", site]
+        return [_timed(argv, root, {**env, "VERIFIED_DOCS_LEDGER": str(ledger_path)}) for _ in range(repeats)]
 
+
+def _docs(root: Path, repeats: int, env: dict[str, str]) -> tuple[list[float], list[float]]:
+    """Seconds of ``nox -s docs`` with the result caches emptied, and right after (a no-op)."""
     nox = [sys.executable, "-m", "nox", "-f", str(root / "noxfile.py"), "-s", "docs"]
     _timed(nox, root, env)  # once, so the docs session's environment exists; not counted
     docs_cold, docs_noop = [], []
@@ -347,58 +388,106 @@ def main(root: Path, repeats: int = 3) -> int:
             shutil.rmtree(root / cache, ignore_errors=True)
         docs_cold.append(_timed(nox, root, env))
         docs_noop.append(_timed(nox, root, env))
+    return docs_cold, docs_noop
 
-    cold_import, bare = statistics.median(imports), statistics.median(builds)
-    overhead, own = statistics.median(overheads), statistics.median(own_sums)
-    runs = len(verdicts)
-    budget_cold = bare + cold_import + own / cores
+
+def measure(root: Path, repeats: int, env: dict[str, str]) -> Figures:
+    """Every figure :func:`main` prints but the author loop's, in the order they are taken."""
+    scenarios = discover_project(root)
+    # Longest first, from the last build's ledger, as `nox -s docs` schedules them (build.py).
+    estimates = ledger.durations(root / ledger.DEFAULT_LEDGER)
+    imports = [_timed([sys.executable, "-c", "import toolnexus"], root) for _ in range(repeats)]
+    warm, cold, verified = _warm_and_cold(root, scenarios, repeats, estimates)
+    _, own_sums, alone = verify_timed(root, scenarios, repeats, jobs=1)
+    without_checks = _without_checks(root, scenarios, repeats, estimates)
+    with tempfile.TemporaryDirectory() as tmp:
+        base = scenarios_at(root, CHAPTER_BASE, Path(tmp))
+        base_walls, _, _ = verify_timed(Path(tmp), base, repeats, sleep_limit=False, estimates=estimates)
+        _, base_owns, _ = verify_timed(Path(tmp), base, repeats, sleep_limit=False, jobs=1)
+    builds = _bare_builds(root, verified, repeats, env)
+    docs_cold, docs_noop = _docs(root, repeats, env)
+    return Figures(
+        imports=imports,
+        builds=builds,
+        warm=warm,
+        cold=cold,
+        without_checks=without_checks,
+        own_sums=own_sums,
+        overheads=[overhead_per_run(got) for got in alone],
+        docs_cold=docs_cold,
+        docs_noop=docs_noop,
+        base_walls=base_walls,
+        base_owns=base_owns,
+        base_runs=sum(len(s.runs) for s in base),
+        runs=len(verified.verdicts),
+        scenarios=len(scenarios),
+        trips=mock_round_trips(),
+    )
+
+
+def _print_figures(f: Figures, cores: int, repeats: int) -> None:
     print(
-        f"machine: {cores} cores; {runs} runs in {len(scenarios)} scenarios, {default_jobs()} at once; "
+        f"machine: {cores} cores; {f.runs} runs in {f.scenarios} scenarios, {default_jobs()} at once; "
         f"medians of {repeats}"
     )
-    print(f"cold import toolnexus          {_stats(imports)}")
-    print(f"bare mkdocs build              {_stats(builds)}")
-    print(f"verify all, warm fork server   {_stats(warm_totals)}")
+    print(f"cold import toolnexus          {_stats(f.imports)}")
+    print(f"bare mkdocs build              {_stats(f.builds)}")
+    print(f"verify all, warm fork server   {_stats(f.warm)}")
     print(
-        f"verify all, cold interpreters  {_stats(cold_totals)}  "
-        f"(warm is {statistics.median(cold_totals) / statistics.median(warm_totals):.1f}x faster)"
+        f"verify all, cold interpreters  {_stats(f.cold)}  "
+        f"(warm is {statistics.median(f.cold) / statistics.median(f.warm):.1f}x faster)"
     )
-    print(f"verify all, no lines/replies   {_stats(without_checks)}")
-    print(f"programs' own work, summed     {_stats(own_sums)}  (one scenario at a time)")
-    print(f"overhead per program           {_stats(overheads)}")
-    print(f"nox -s docs, cold caches       {_stats(docs_cold)}")
-    print(f"nox -s docs, no-op             {_stats(docs_noop)}")
-    trips = mock_round_trips()
-    print(f"mock model                     {trips:,.0f} round trips/s")
+    print(f"verify all, no lines/replies   {_stats(f.without_checks)}")
+    print(f"programs' own work, summed     {_stats(f.own_sums)}  (one scenario at a time)")
+    print(f"overhead per program           {_stats(f.overheads)}")
+    print(f"nox -s docs, cold caches       {_stats(f.docs_cold)}")
+    print(f"nox -s docs, no-op             {_stats(f.docs_noop)}")
+    print(f"mock model                     {f.trips:,.0f} round trips/s")
+
+
+def _print_targets(f: Figures, cores: int) -> None:
+    cold_import, bare = statistics.median(f.imports), statistics.median(f.builds)
+    overhead, own = statistics.median(f.overheads), statistics.median(f.own_sums)
+    docs_cold, docs_noop = statistics.median(f.docs_cold), statistics.median(f.docs_noop)
+    budget_cold = bare + cold_import + own / cores
     print("targets:")
     print(
         f"  overhead per program / cold import = {overhead:.3f}s / {cold_import:.3f}s = "
         f"{overhead / cold_import:.3f} (<= 0.10): {_verdict(overhead <= 0.10 * cold_import)}"
     )
     print(
-        f"  cold docs / (bare build + cold import + own work / {cores} cores) = {statistics.median(docs_cold):.2f}s / "
-        f"{budget_cold:.2f}s = {statistics.median(docs_cold) / budget_cold:.2f} (<= 1.2): "
-        f"{_verdict(statistics.median(docs_cold) <= 1.2 * budget_cold)}"
+        f"  cold docs / (bare build + cold import + own work / {cores} cores) = {docs_cold:.2f}s / "
+        f"{budget_cold:.2f}s = {docs_cold / budget_cold:.2f} (<= 1.2): {_verdict(docs_cold <= 1.2 * budget_cold)}"
     )
     print(
-        f"  no-op docs / bare build = {statistics.median(docs_noop):.2f}s / {bare:.2f}s = "
-        f"{statistics.median(docs_noop) / bare:.2f} (<= 1.3): {_verdict(statistics.median(docs_noop) <= 1.3 * bare)}"
+        f"  no-op docs / bare build = {docs_noop:.2f}s / {bare:.2f}s = "
+        f"{docs_noop / bare:.2f} (<= 1.3): {_verdict(docs_noop <= 1.3 * bare)}"
     )
-    print(f"  mock round trips/s = {trips:,.0f} (>= 2,000): {_verdict(trips >= 2000)}")
-    extra = max(0.0, statistics.median(warm_totals) - statistics.median(without_checks))
-    base_docs = statistics.median(docs_cold) - extra
+    print(f"  mock round trips/s = {f.trips:,.0f} (>= 2,000): {_verdict(f.trips >= 2000)}")
+    extra = max(0.0, statistics.median(f.warm) - statistics.median(f.without_checks))
+    base_docs = docs_cold - extra
     print(
         f"  line coverage + reply pass / cold docs without them = {extra:.2f}s / {base_docs:.2f}s = "
         f"{extra / base_docs:.2f} (<= 0.25): {_verdict(extra <= 0.25 * base_docs)}"
     )
-    grown = statistics.median(warm_totals) - statistics.median(base_walls)
-    added = (own - statistics.median(base_owns)) / cores
+    grown = statistics.median(f.warm) - statistics.median(f.base_walls)
+    added = (own - statistics.median(f.base_owns)) / cores
     print(
-        f"  production chapter: verify stage growth since {CHAPTER_BASE} ({base_runs} -> {runs} runs) / "
+        f"  production chapter: verify stage growth since {CHAPTER_BASE} ({f.base_runs} -> {f.runs} runs) / "
         f"added programs' own work / {cores} cores = {grown:.2f}s / {added:.2f}s = "
         f"{grown / added if added > 0 else float('inf'):.2f} (<= 1.0): {_verdict(grown <= added)}"
     )
-    author_loop_figures(root, repeats, env, docs_noop)
+
+
+def main(root: Path, repeats: int = 3) -> int:
+    """Measure (:func:`measure`), print every figure and target, then the author loop's."""
+    root = root.resolve()
+    env = _env()
+    cores = os.cpu_count() or 1
+    figures = measure(root, repeats, env)
+    _print_figures(figures, cores, repeats)
+    _print_targets(figures, cores)
+    author_loop_figures(root, repeats, env, figures.docs_noop)
     return 0
 
 
