@@ -204,7 +204,7 @@ def test_a_root_whose_owner_is_gone_is_removed_by_the_next_run(tmp_path: Path) -
     os.utime(roots["unowned"], (old, old))  # an hour old, but made by an older version: kept
     (tmp / "verified-docs-other").mkdir()  # not a run root: never touched
     done = subprocess.run(
-        [sys.executable, "-c", "from verified_docs import tmproot; print(tmproot.enter().name)"],
+        [sys.executable, "-c", "from verified_docs.run import tmproot; print(tmproot.enter().name)"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -23,7 +23,7 @@ from verified_docs.render import release_matrix
 from verified_docs.run import tmproot
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.scenario.load import discover_project
-from verified_docs.verify.verdict import verify_all
+from verified_docs.verify.scenarios import verify_all
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,7 +23,7 @@ from pathlib import Path
 from verified_docs.cache import ResultCache, machinery_digest
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.render.release_matrix import Matrix, ranges, span
-from verified_docs.scenario.load import Scenario
+from verified_docs.scenario.records import Scenario
 from verified_docs.verify.golden import write_atomic
 from verified_docs.verify.verdict import RunVerdict
 

@@ -18,7 +18,7 @@ from verified_docs.ledger import Ledger, sha256_file
 from verified_docs.render.directive import Directive
 from verified_docs.render.templating import render
 from verified_docs.run.languages import LANGUAGES
-from verified_docs.scenario.load import Scenario
+from verified_docs.scenario.records import Scenario
 from verified_docs.verify.timeline import steps_in_words
 
 

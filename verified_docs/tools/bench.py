@@ -44,8 +44,10 @@ from pathlib import Path
 from verified_docs import ledger
 from verified_docs.errors import Location
 from verified_docs.run.mock_model import MockModel
-from verified_docs.scenario.load import SCENARIO_ROOTS, Step, discover_project
-from verified_docs.verify.verdict import RunVerdict, default_jobs, verify_all
+from verified_docs.scenario.load import SCENARIO_ROOTS, discover_project
+from verified_docs.scenario.records import Step
+from verified_docs.verify.scenarios import default_jobs, verify_all
+from verified_docs.verify.verdict import RunVerdict
 
 CACHES = (Path("build") / "cache",)
 # `main` just before the production chapter (issue 13): the verify stage may grow past it by no
@@ -143,7 +145,7 @@ def verify_timed(
     programs' own seconds in each, summed, and each repeat's verdicts. Failures are timed like
     passes; ``sleep_limit=False`` lifts the sleep limit, which an older revision's scenarios
     may break without being any slower to verify."""
-    from verified_docs.verify import verdict as verify_mod
+    from verified_docs.verify import scenarios as verify_mod
 
     walls, owns, verdicts = [], [], []
     limit = verify_mod.SLEEP_LIMIT_S
@@ -307,10 +309,11 @@ def main(root: Path, repeats: int = 3) -> int:
     # The cost of the truth checks: the same warm verification without line coverage and
     # without the reply pass (patched off here only; the build has no switch for them).
     without_checks = []
-    from verified_docs.verify import verdict as verify_mod
+    from verified_docs.verify import scenarios as verify_mod
+    from verified_docs.verify import verdict as verdict_mod
 
-    real_env, real_pass = verify_mod.line_coverage.environment, verify_mod._reply_pass
-    verify_mod.line_coverage.environment = lambda prefix, files: {}
+    real_env, real_pass = verdict_mod.line_coverage.environment, verify_mod._reply_pass
+    verdict_mod.line_coverage.environment = lambda prefix, files: {}
     verify_mod._reply_pass = lambda scenario, lang, mine, warm: mine
     try:
         for _ in range(repeats):
@@ -318,7 +321,7 @@ def main(root: Path, repeats: int = 3) -> int:
             verify_all(scenarios, warm=True, estimates=estimates)
             without_checks.append(time.perf_counter() - start)
     finally:
-        verify_mod.line_coverage.environment, verify_mod._reply_pass = real_env, real_pass
+        verdict_mod.line_coverage.environment, verify_mod._reply_pass = real_env, real_pass
 
     with tempfile.TemporaryDirectory() as tmp:
         base = scenarios_at(root, CHAPTER_BASE, Path(tmp))
