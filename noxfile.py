@@ -106,7 +106,9 @@ def docs(session: nox.Session) -> None:
 
 def _wants_zensical(args: list[str]) -> bool:
     """Whether the build arguments pick Zensical (``--generator zensical`` or ``--generator=zensical``)."""
-    return "--generator=zensical" in args or any(a == "--generator" and b == "zensical" for a, b in zip(args, args[1:]))
+    return "--generator=zensical" in args or any(
+        a == "--generator" and b == "zensical" for a, b in zip(args, args[1:], strict=False)
+    )
 
 
 def _ensure_chromium(session: nox.Session) -> None:

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from verified_docs.run import tmproot
-from verified_docs.scenario.load import Scenario, discover_project
+from verified_docs.scenario.load import discover_project
+from verified_docs.scenario.records import Scenario
 
 if TYPE_CHECKING:
     from verified_docs.verify.verdict import RunVerdict
@@ -90,7 +91,7 @@ def verification(tmp_path_factory: pytest.TempPathFactory) -> Verification:
     # Imported here: the build runs each docs page's fences in a pytest process of its own,
     # which needs none of the verification machinery (about 0.15 s to import).
     from verified_docs import ledger as ledger_mod
-    from verified_docs.verify.verdict import verify_all
+    from verified_docs.verify.scenarios import verify_all
 
     scenarios = {s.name: s for s in discover_project(ROOT)}
     verdicts = verify_all(list(scenarios.values()))

@@ -128,13 +128,19 @@ def _imported_modules(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("verified_docs"):
+        if isinstance(node, ast.ImportFrom) and node.module and _is_package(node.module):
             found |= (
                 {node.module} if node.module != "verified_docs" else {f"verified_docs.{a.name}" for a in node.names}
             )
         elif isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.startswith("verified_docs")}
+            found |= {a.name for a in node.names if _is_package(a.name)}
     return found
+
+
+def _is_package(module: str) -> bool:
+    """Whether ``module`` is verified_docs or one of its modules (the tracer's own top-level
+    modules, such as verified_docs_forkserver, are not)."""
+    return module == "verified_docs" or module.startswith("verified_docs.")
 
 
 def _in_parts(module: str, parts: tuple[str, ...]) -> bool:
@@ -220,17 +226,18 @@ def test_a_module_imported_from_outside_the_folder_is_part_of_the_entry(project:
 
 def test_parsed_scenarios_are_reused_until_a_file_of_the_folder_changes(project: Path, monkeypatch) -> None:
     from verified_docs.scenario import load as scenario_mod
+    from verified_docs.scenario import parse as parse_mod
 
     store = cache_mod.ParsedScenarios.open(project / "parsed")
     folder, root = project / "snippets" / NAME, project / "snippets"
     first = store.load(folder, root, "")
     monkeypatch.setattr(scenario_mod, "_LOADED", {})  # a new process: nothing in memory
-    monkeypatch.setattr(scenario_mod, "_load_scenario", lambda *a: pytest.fail("parsed again"))
+    monkeypatch.setattr(parse_mod, "parse_scenario", lambda *a: pytest.fail("parsed again"))
     assert store.load(folder, root, "") == first
     monkeypatch.undo()
     with (folder / "scenario.yaml").open("a", encoding="utf-8") as f:
         f.write("# changed\n")
     parsed_again = []
-    real = scenario_mod._load_scenario
-    monkeypatch.setattr(scenario_mod, "_load_scenario", lambda *a: parsed_again.append(1) or real(*a))
+    real = parse_mod.parse_scenario
+    monkeypatch.setattr(parse_mod, "parse_scenario", lambda *a: parsed_again.append(1) or real(*a))
     assert store.load(folder, root, "").name == first.name and parsed_again == [1]

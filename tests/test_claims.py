@@ -16,7 +16,7 @@ from verified_docs.render import claims
 from verified_docs.render.directive import find_directives
 from verified_docs.render.release_matrix import Matrix
 from verified_docs.scenario.load import load_scenario
-from verified_docs.verify.verdict import verify_scenario
+from verified_docs.verify.scenarios import verify_scenario
 
 NAME = "suspension/several-suspensions"
 BALANCED = f'<!-- claim evidence="{NAME}#halt.transcript_balanced" value="false" quote="is unbalanced" -->'

@@ -294,6 +294,16 @@ def test_only_a_program_that_would_shadow_a_loaded_module_leaves_the_warm_worker
     assert start("warm", server, write(shadowing, "probe.py", probe), tmp_path).stdout == "False\n"
 
 
+def test_a_file_named_like_a_tracer_module_keeps_the_program_in_the_warm_worker(
+    server: ForkServer, tmp_path: Path
+) -> None:
+    # The tracer's modules load at start-up, before the program's folder is on sys.path, in a
+    # cold interpreter too: a file beside the program cannot shadow them, so no fresh start.
+    probe = "import sys\nprint('toolnexus' in sys.modules)\n"  # already imported only when warm
+    (tmp_path / "verified_docs_trace.py").write_text("", encoding="utf-8")
+    assert start("warm", server, write(tmp_path, "probe.py", probe), tmp_path).stdout == "True\n"
+
+
 def test_a_detached_process_that_outlives_the_snippet_is_found_killed_and_reported(
     server: ForkServer, tmp_path: Path
 ) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from conftest import ROOT, SNIPPETS, Verification
 from verified_docs.files import remove_stale_temporaries
-from verified_docs.verify.verdict import verify_all
+from verified_docs.verify.scenarios import verify_all
 
 
 def test_shuffled_parallel_runs_give_the_same_verdicts(verification: Verification) -> None:

@@ -15,7 +15,7 @@ from verified_docs.render.directive import find_directives
 from verified_docs.render.resolve import resolve
 from verified_docs.render.tabs import render_example
 from verified_docs.scenario.load import load_scenario
-from verified_docs.verify.verdict import verify_scenario
+from verified_docs.verify.scenarios import verify_scenario
 
 SCENARIO = "suspension/answer-later"
 UPSTREAM_RESUME = """    if "--upstream" in sys.argv:

@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT, SNIPPETS, build_site
 from verified_docs import ledger as ledger_mod
 from verified_docs.scenario.load import load_scenario
-from verified_docs.verify.verdict import verify_scenario
+from verified_docs.verify.scenarios import verify_scenario
 
 PAGE = """# Page
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from verified_docs.errors import Location
 from verified_docs.run.mock_model import MockModel
-from verified_docs.scenario.load import Step, ToolCallStep
+from verified_docs.scenario.records import Step, ToolCallStep
 
 WHERE = Location(Path("scenario.yaml"), 5)
 TOOLS = [{"type": "function", "function": {"name": "deploy", "parameters": {"type": "object"}}}]

@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import SNIPPETS
 from verified_docs.scenario.load import load_scenario
 from verified_docs.verify.replies import fresh_value, fresh_values
-from verified_docs.verify.verdict import verify_scenario
+from verified_docs.verify.scenarios import verify_scenario
 
 
 def copy(tmp_path: Path, name: str) -> Path:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import SAMPLES, SNIPPETS, gone
 from verified_docs.scenario.load import load_scenario
-from verified_docs.verify.verdict import verify_scenario
+from verified_docs.verify.scenarios import verify_scenario
 
 BROKEN = SAMPLES / "snippets"
 

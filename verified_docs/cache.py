@@ -25,9 +25,11 @@ from pathlib import Path
 
 from verified_docs.files import write_atomic
 from verified_docs.run.line_coverage import FileLines
-from verified_docs.scenario.load import Scenario, load_scenario, remember
+from verified_docs.scenario.load import load_scenario, remember
+from verified_docs.scenario.records import Scenario
+from verified_docs.verify.scenarios import verify_all
 from verified_docs.verify.timeline import Message
-from verified_docs.verify.verdict import RunVerdict, verify_all
+from verified_docs.verify.verdict import RunVerdict
 
 DEFAULT_DIR = Path("build") / "cache" / "verified"
 PACKAGE = Path(__file__).parent
@@ -196,10 +198,7 @@ def verify_cached(
     for s in scenarios:
         if s.name in fresh:
             cache.put(keys[s.name], s, fresh[s.name])
-    by_scenario: dict[str, list[RunVerdict]] = {}
-    for s in scenarios:
-        hit = hits[s.name]
-        by_scenario[s.name] = hit if hit is not None else fresh[s.name]
+    by_scenario = {s.name: hit if (hit := hits[s.name]) is not None else fresh[s.name] for s in scenarios}
     return by_scenario, {name for name, verdicts in hits.items() if verdicts is not None}
 
 

@@ -157,15 +157,32 @@ def _measured(verdicts: list[RunVerdict]) -> dict[tuple[str, str, str], FileLine
     return out
 
 
-def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
-    """A ledger of ``verdicts``; paths are made relative to ``root``. A program that several
-    runs execute passes only when every one of its runs passed; each run keeps its own output."""
+def _relative(path: Path, root: Path) -> str:
+    return path.resolve().relative_to(root.resolve()).as_posix()
+
+
+def _run_entry(v: RunVerdict, root: Path) -> dict[str, Any]:
+    """What the ledger keeps of one run: whether it passed, its golden file and its story."""
+    golden_path = v.program.golden_path
+    golden_text = golden_path.read_text(encoding="utf-8", errors="replace") if golden_path.is_file() else ""
+    return {
+        "passed": v.passed,
+        "golden": _relative(golden_path, root),
+        "golden_sha256": sha256_file(golden_path) if golden_path.is_file() else None,
+        "golden_text_sha256": fingerprint(golden_text),
+        "duration_s": round(v.duration_s, 3),
+        "story": [m.to_json() for m in v.story],
+    }
+
+
+def _program_entries(verdicts: list[RunVerdict], root: Path) -> dict[str, dict[str, Any]]:
+    """Entry per program (by path relative to ``root``), its runs in it; it passes only when
+    every one of its runs passed."""
     programs: dict[str, dict[str, Any]] = {}
     for v in verdicts:
         path = v.program.path
-        rel = path.resolve().relative_to(root.resolve()).as_posix()
         entry = programs.setdefault(
-            rel,
+            _relative(path, root),
             {
                 "scenario": v.scenario.name,
                 "language": v.language,
@@ -178,45 +195,24 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
                 "runs": {},
             },
         )
-        golden_path = v.program.golden_path
-        golden_text = golden_path.read_text(encoding="utf-8", errors="replace") if golden_path.is_file() else ""
-        entry["runs"][v.run.name] = {
-            "passed": v.passed,
-            "golden": golden_path.resolve().relative_to(root.resolve()).as_posix(),
-            "golden_sha256": sha256_file(golden_path) if golden_path.is_file() else None,
-            "golden_text_sha256": fingerprint(golden_text),
-            "duration_s": round(v.duration_s, 3),
-            "story": [m.to_json() for m in v.story],
-        }
+        entry["runs"][v.run.name] = _run_entry(v, root)
         entry["passed"] = entry["passed"] and v.passed
         entry["sections"] = _fingerprints(path) if entry["passed"] else {}
-    measured = _measured(verdicts)
-
-    def add_lines(entry: dict[str, Any], scenario: str, language: str, path: Path) -> None:
-        lines = _section_lines(path, measured.get((scenario, language, os.path.realpath(path))))
-        if lines is not None:
-            entry["lines"] = lines
-
-    for rel, entry in programs.items():
-        add_lines(entry, entry["scenario"], entry["language"], root / rel)
-    for rel, entry in _support_entries(verdicts, root).items():
-        programs[rel] = entry
-        add_lines(entry, entry["scenario"], entry["language"], root / rel)
-    return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
+    return programs
 
 
 def _support_entries(verdicts: list[RunVerdict], root: Path) -> dict[str, dict[str, Any]]:
-    """The entries of the files the programs import: each passes when every run of its
-    scenario passed."""
+    """Entry per support file (the files the programs import, by path relative to ``root``):
+    it passes when every run of its scenario passed."""
     by_scenario: dict[str, list[RunVerdict]] = {}
     for v in verdicts:
         by_scenario.setdefault(v.scenario.name, []).append(v)
-    out = {}
+    entries: dict[str, dict[str, Any]] = {}
     for runs in by_scenario.values():
         scenario = runs[0].scenario
         passed = all(v.passed for v in runs)
         for support in scenario.support:
-            out[support.path.resolve().relative_to(root.resolve()).as_posix()] = {
+            entries[_relative(support.path, root)] = {
                 "scenario": scenario.name,
                 "language": support.language,
                 "passed": passed,
@@ -224,7 +220,22 @@ def _support_entries(verdicts: list[RunVerdict], root: Path) -> dict[str, dict[s
                 "runs": {},
                 "sections": _fingerprints(support.path) if passed else {},
             }
-    return out
+    return entries
+
+
+def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
+    """A ledger of ``verdicts``; paths are made relative to ``root``. A program that several
+    runs execute passes only when every one of its runs passed; each run keeps its own output.
+    Every entry whose lines were measured says, per section, which ran (see :func:`_section_lines`)."""
+    programs = _program_entries(verdicts, root)
+    programs.update(_support_entries(verdicts, root))
+    measured = _measured(verdicts)
+    for rel, entry in programs.items():
+        path = root / rel
+        lines = _section_lines(path, measured.get((entry["scenario"], entry["language"], os.path.realpath(path))))
+        if lines is not None:
+            entry["lines"] = lines
+    return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
 
 
 def merge(earlier: Ledger | None, new: Ledger, scenarios: set[str]) -> Ledger:

@@ -20,8 +20,9 @@ from verified_docs import cache as cache_mod
 from verified_docs import ledger as ledger_mod
 from verified_docs.errors import StageFailed, UsageError, annotate
 from verified_docs.run.languages import LANGUAGES
-from verified_docs.scenario.load import Scenario
-from verified_docs.verify.verdict import RunVerdict, verify_all
+from verified_docs.scenario.records import Scenario
+from verified_docs.verify.scenarios import verify_all
+from verified_docs.verify.verdict import RunVerdict
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:

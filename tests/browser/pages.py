@@ -14,7 +14,7 @@ from pathlib import Path
 
 from verified_docs.render.directive import Directive, find_directives
 from verified_docs.run.languages import LANGUAGES
-from verified_docs.scenario.load import Program, Scenario
+from verified_docs.scenario.records import Program, Scenario
 from verified_docs.scenario.sections import ProgramView, Section, parse_sections, program_view
 
 ROOT = Path(__file__).resolve().parents[2]

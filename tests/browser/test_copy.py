@@ -24,9 +24,11 @@ from playwright.sync_api import Locator, Page
 from tests.browser.dom import copy_via_button, reveal, tab_label, tab_sets
 from tests.browser.pages import ROOT, ExpectedExample, expected_examples, site_pages
 from tests.browser.pages import Page as SitePage
-from verified_docs.scenario.load import Program, Scenario, discover_project
+from verified_docs.scenario.load import discover_project
+from verified_docs.scenario.records import Program, Scenario
 from verified_docs.verify.normalise import normalise
-from verified_docs.verify.verdict import RunVerdict, verify_scenario
+from verified_docs.verify.scenarios import verify_scenario
+from verified_docs.verify.verdict import RunVerdict
 
 SCENARIOS = {s.name: s for s in discover_project(ROOT)}
 EXAMPLE_PAGES = [p for p in site_pages() if expected_examples(p, SCENARIOS)]

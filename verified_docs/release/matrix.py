@@ -24,7 +24,7 @@ from verified_docs.cache import ResultCache, machinery_digest
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.files import write_atomic
 from verified_docs.render.release_matrix import Matrix, ranges, span
-from verified_docs.scenario.load import Scenario
+from verified_docs.scenario.records import Scenario
 from verified_docs.verify.verdict import RunVerdict
 
 RELEASES_FILE = Path("rules") / "releases.txt"

@@ -47,7 +47,8 @@ from verified_docs.render.anchors import evidence_anchor, matrix_anchor, source_
 from verified_docs.render.directive import Directive, fenced_lines, find_directives, marker
 from verified_docs.render.release_matrix import Matrix
 from verified_docs.render.templating import code
-from verified_docs.scenario.load import Expect, Run, Scenario, find_scenario
+from verified_docs.scenario.load import find_scenario
+from verified_docs.scenario.records import Expect, Run, Scenario
 
 OPENING = re.compile(r"<!--\s*claim\b")
 _ATTR = re.compile(r"""\s+(?P<key>[a-z_]+)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")

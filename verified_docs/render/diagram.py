@@ -18,7 +18,8 @@ from verified_docs.ledger import CHANGED, Ledger
 from verified_docs.render.directive import Directive
 from verified_docs.render.templating import render
 from verified_docs.run.languages import LANGUAGES
-from verified_docs.scenario.load import Scenario, find_scenario
+from verified_docs.scenario.load import find_scenario
+from verified_docs.scenario.records import Scenario
 from verified_docs.verify.timeline import steps_in_words
 
 

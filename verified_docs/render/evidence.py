@@ -20,7 +20,8 @@ from verified_docs.render.anchors import evidence_anchor
 from verified_docs.render.directive import Directive
 from verified_docs.render.release_matrix import Matrix
 from verified_docs.render.templating import code, render
-from verified_docs.scenario.load import Expect, Scenario, find_scenario
+from verified_docs.scenario.load import find_scenario
+from verified_docs.scenario.records import Expect, Scenario
 
 
 @dataclass(frozen=True)

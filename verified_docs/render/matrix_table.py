@@ -10,7 +10,7 @@ from verified_docs.render.anchors import matrix_anchor
 from verified_docs.render.directive import Directive
 from verified_docs.render.release_matrix import Matrix, ranges, span
 from verified_docs.render.templating import render
-from verified_docs.scenario.load import Scenario
+from verified_docs.scenario.records import Scenario
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,8 @@ from verified_docs.render.install import render_install
 from verified_docs.render.matrix_table import render_matrix
 from verified_docs.render.resolve import resolve
 from verified_docs.render.tabs import SOURCE_DIR, render_example
-from verified_docs.scenario.load import Scenario, discover_project
+from verified_docs.scenario.load import discover_project
+from verified_docs.scenario.records import Scenario
 from verified_docs.scenario.rules import RULES_FILE, coverage, load_rules
 
 RENDERED = Path("build") / "rendered"

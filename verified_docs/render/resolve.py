@@ -10,7 +10,8 @@ from verified_docs.errors import Problem, SourceError
 from verified_docs.ledger import CHANGED, Ledger, fingerprint, sha256_file
 from verified_docs.render.directive import Directive
 from verified_docs.run.languages import LANGUAGES
-from verified_docs.scenario.load import Program, Scenario, find_scenario
+from verified_docs.scenario.load import find_scenario
+from verified_docs.scenario.records import Program, Scenario
 from verified_docs.scenario.sections import WHOLE, Section, get_section, program_view
 
 

@@ -101,7 +101,10 @@ class ForkServer:
 
     def _read_ready(self) -> bytes:
         result: list[bytes] = []
-        reader = threading.Thread(target=lambda: result.append(self._proc.stdout.readline()), daemon=True)
+        stdout = self._proc.stdout if self._proc is not None else None
+        if stdout is None:
+            return b""
+        reader = threading.Thread(target=lambda: result.append(stdout.readline()), daemon=True)
         reader.start()
         reader.join(START_TIMEOUT_S)
         return result[0] if result else b""
@@ -175,14 +178,17 @@ class ForkServer:
             conn.close()
 
     def _stop_locked(self) -> None:
-        if self._proc is not None:
+        proc = self._proc
+        if proc is not None:
             try:
-                self._proc.stdin.close()  # the worker exits when its stdin closes
-                self._proc.wait(timeout=5)
+                if proc.stdin is not None:
+                    proc.stdin.close()  # the worker exits when its stdin closes
+                proc.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
-                self._proc.kill()
-                self._proc.wait()
-            self._proc.stdout.close()
+                proc.kill()
+                proc.wait()
+            if proc.stdout is not None:
+                proc.stdout.close()
             self._proc = None
         if self._dir_fd is not None:
             os.close(self._dir_fd)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 # The marker, as a coverage.py exclusion regex (matched against each source line).
 NOT_RUN = r"#\s*not run\b"
-# The tracer (runner/tracer/sitecustomize.py, which imports nothing of this package) reads the
+# The tracer (run/tracer/sitecustomize.py, which imports nothing of this package) reads the
 # same two names.
 DATA_ENV, FILES_ENV = "VERIFIED_DOCS_COVERAGE", "VERIFIED_DOCS_COVERAGE_FILES"
 

@@ -6,6 +6,7 @@ it passes the cap instead of filling the runner's memory until the timeout.
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -13,7 +14,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Callable
+from typing import Callable
 
 from verified_docs.run import tmproot
 
@@ -45,14 +46,15 @@ class Completed:
 class _Capture:
     """Reads one pipe on a thread, keeping at most ``MAX_CAPTURE_BYTES``."""
 
-    def __init__(self, name: str, pipe: IO[bytes], on_flood) -> None:
-        self.name, self.chunks, self.size = name, [], 0
+    def __init__(self, name: str, pipe: io.BufferedReader, on_flood: Callable[[], None]) -> None:
+        self.name, self.size = name, 0
+        self.chunks: list[bytes] = []
         self.flooded = False
         self.inode = os.fstat(pipe.fileno()).st_ino  # to find who else holds the pipe
         self._thread = threading.Thread(target=self._read, args=(pipe, on_flood), daemon=True)
         self._thread.start()
 
-    def _read(self, pipe: IO[bytes], on_flood) -> None:
+    def _read(self, pipe: io.BufferedReader, on_flood: Callable[[], None]) -> None:
         for chunk in iter(lambda: pipe.read1(65536), b""):
             if self.size < MAX_CAPTURE_BYTES:
                 self.chunks.append(chunk[: MAX_CAPTURE_BYTES - self.size])
@@ -102,6 +104,8 @@ def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: f
             return None
 
     try:
+        # Pipes with the default buffering: buffered readers (typeshed says IO[bytes] | None).
+        assert isinstance(proc.stdout, io.BufferedReader) and isinstance(proc.stderr, io.BufferedReader)
         return supervise(proc.pid, proc.stdout, proc.stderr, wait, timeout_s, start)
     finally:
         tmproot.guard_group(proc.pid, started=False)
@@ -109,8 +113,8 @@ def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: f
 
 def supervise(
     group: int,
-    stdout: IO[bytes],
-    stderr: IO[bytes],
+    stdout: io.BufferedReader,
+    stderr: io.BufferedReader,
     wait: Callable[[float], int | None],
     timeout_s: float,
     start: float,

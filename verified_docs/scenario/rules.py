@@ -21,7 +21,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError
 
 from verified_docs.errors import Location, Problem, SourceError
-from verified_docs.scenario.load import Scenario
+from verified_docs.scenario.records import Scenario
 
 RULES_FILE = Path("rules") / "spec-10.yaml"
 STATUSES = ("follows", "departs", "lacks")
@@ -111,28 +111,38 @@ def _documents(doc: Any, path: Path) -> tuple[dict[str, Document], list[Problem]
     return docs, problems
 
 
-def _rule(entry: Any, where: Location, docs: dict[str, Document]) -> tuple[Rule | None, list[Problem]]:
-    path = where.path
-    if not isinstance(entry, dict) or not set(_REQUIRED) <= set(entry) or set(entry) - _RULE_KEYS:
-        got = sorted(entry) if isinstance(entry, dict) else entry
-        return None, [
-            Problem(
-                where,
-                f"a rule needs {', '.join(_REQUIRED)} (and may have "
-                f"{', '.join(sorted(_RULE_KEYS - set(_REQUIRED)))}); got {got!r}",
-            )
-        ]
-    rid = str(entry["id"])
-    at = lambda key: Location(path, _line(entry, key, where.line))  # noqa: E731
+def _shape_problem(entry: Any, where: Location) -> Problem | None:
+    """A problem when ``entry`` is not a mapping with the required keys and no unknown ones."""
+    if isinstance(entry, dict) and set(_REQUIRED) <= set(entry) and not set(entry) - _RULE_KEYS:
+        return None
+    got = sorted(entry) if isinstance(entry, dict) else entry
+    return Problem(
+        where,
+        f"a rule needs {', '.join(_REQUIRED)} (and may have "
+        f"{', '.join(sorted(_RULE_KEYS - set(_REQUIRED)))}); got {got!r}",
+    )
+
+
+@dataclass(frozen=True)
+class _At:
+    """Called with one of a rule's keys: where that key is (the rule's own line when the key has none)."""
+
+    path: Path
+    entry: Any
+    line: int
+
+    def __call__(self, key: str) -> Location:
+        return Location(self.path, _line(self.entry, key, self.line))
+
+
+def _sources(entry: dict[str, Any], rid: str, at: _At, docs: dict[str, Document]) -> tuple[list[Source], list[Problem]]:
+    """The rule's ``sources:``, each naming a declared document (a quote at most
+    :data:`MAX_QUOTE_WORDS` words), and a problem for each that does not, or for none at all."""
+    sources: list[Source] = []
     problems: list[Problem] = []
-    status = entry["python"]
-    if status not in STATUSES:
-        problems.append(
-            Problem(at("python"), f"rule {rid}: python: expected one of {', '.join(STATUSES)}, got {status!r}")
-        )
-    sources = []
-    for i, s in enumerate(entry["sources"] or []):
-        line = Location(path, entry["sources"].lc.item(i)[0] + 1) if hasattr(entry["sources"], "lc") else at("sources")
+    raw = entry["sources"]
+    for i, s in enumerate(raw or []):
+        line = Location(at.path, raw.lc.item(i)[0] + 1) if hasattr(raw, "lc") else at("sources")
         if not isinstance(s, dict) or "doc" not in s or "where" not in s or set(s) - {"doc", "where", "quote"}:
             problems.append(Problem(line, f"rule {rid}: a source needs doc and where (quote optional), got {s!r}"))
         elif s["doc"] not in docs:
@@ -149,9 +159,16 @@ def _rule(entry: Any, where: Location, docs: dict[str, Document]) -> tuple[Rule 
             )
         else:
             sources.append(Source(docs[s["doc"]], str(s["where"]), str(s["quote"]) if s.get("quote") else None))
-    if not entry["sources"]:
+    if not raw:
         problems.append(Problem(at("sources"), f"rule {rid}: sources: expected at least one source, got none"))
-    code = []
+    return sources, problems
+
+
+def _code_refs(entry: dict[str, Any], rid: str, path: Path) -> tuple[list[CodeRef], list[Problem]]:
+    """The rule's ``code:`` citations, and a problem for each not of the form
+    ``{at: toolnexus/<file>.py:<line>, has: <text>}``."""
+    code: list[CodeRef] = []
+    problems: list[Problem] = []
     for i, c in enumerate(entry.get("code") or []):
         line = Location(path, entry["code"].lc.item(i)[0] + 1)
         if not isinstance(c, dict) or set(c) != {"at", "has"} or not _CODE_AT.match(str(c["at"])):
@@ -160,25 +177,51 @@ def _rule(entry: Any, where: Location, docs: dict[str, Document]) -> tuple[Rule 
             )
         else:
             code.append(CodeRef(line, str(c["at"]), str(c["has"])))
+    return code, problems
+
+
+def _status_problems(
+    rid: str,
+    status: str,
+    where: Location,
+    *,
+    code: list[CodeRef],
+    note: Any,
+    asserted_by: tuple[str, ...],
+    absent: tuple[str, ...],
+) -> list[Problem]:
+    """What the rule's ``python:`` status needs that the rule does not state, at ``where``."""
+    needs = []
+    if status in ("follows", "departs") and not code:
+        needs.append(f"{status} needs code: citations (file:line of the installed toolnexus)")
+    if status in ("departs", "lacks") and not note:
+        needs.append(f"{status} needs a note saying how the port differs")
+    if status == "departs" and not asserted_by:
+        needs.append("departs needs asserted_by: the scenarios that assert the departure")
+    if status == "lacks" and not absent:
+        needs.append("lacks needs absent: the names the port lacks")
+    return [Problem(where, f"rule {rid}: python: {need}") for need in needs]
+
+
+def _rule(entry: Any, where: Location, docs: dict[str, Document]) -> tuple[Rule | None, list[Problem]]:
+    """The rule ``entry`` (at ``where``), or None and every problem it has."""
+    shape = _shape_problem(entry, where)
+    if shape is not None:
+        return None, [shape]
+    rid = str(entry["id"])
+    at = _At(where.path, entry, where.line)
+    problems: list[Problem] = []
+    status = entry["python"]
+    if status not in STATUSES:
+        problems.append(
+            Problem(at("python"), f"rule {rid}: python: expected one of {', '.join(STATUSES)}, got {status!r}")
+        )
+    sources, found = _sources(entry, rid, at, docs)
+    code, found_in_code = _code_refs(entry, rid, where.path)
     note, asserted = entry.get("note"), tuple(str(n) for n in entry.get("asserted_by") or ())
     absent = tuple(str(n) for n in entry.get("absent") or ())
-    if status in ("follows", "departs") and not code:
-        problems.append(
-            Problem(
-                at("python"),
-                f"rule {rid}: python: {status} needs code: citations (file:line of the installed toolnexus)",
-            )
-        )
-    if status in ("departs", "lacks") and not note:
-        problems.append(Problem(at("python"), f"rule {rid}: python: {status} needs a note saying how the port differs"))
-    if status == "departs" and not asserted:
-        problems.append(
-            Problem(
-                at("python"), f"rule {rid}: python: departs needs asserted_by: the scenarios that assert the departure"
-            )
-        )
-    if status == "lacks" and not absent:
-        problems.append(Problem(at("python"), f"rule {rid}: python: lacks needs absent: the names the port lacks"))
+    problems += found + found_in_code
+    problems += _status_problems(rid, status, at("python"), code=code, note=note, asserted_by=asserted, absent=absent)
     if problems:
         return None, problems
     return Rule(

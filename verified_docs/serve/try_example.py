@@ -23,7 +23,8 @@ from typing import BinaryIO, TextIO
 from verified_docs.errors import Location, SourceError, UsageError
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.run.mock_model import MockModel, RecordedRequest
-from verified_docs.scenario.load import Program, Run, Scenario, find_scenario
+from verified_docs.scenario.load import find_scenario
+from verified_docs.scenario.records import Program, Run, Scenario
 from verified_docs.verify.verdict import verify_run
 
 BASE_URL_VAR, API_KEY_VAR = "OPENAI_BASE_URL", "OPENAI_API_KEY"

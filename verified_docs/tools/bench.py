@@ -48,8 +48,10 @@ from verified_docs import ledger
 from verified_docs.errors import Location
 from verified_docs.run.mock_model import MockModel
 from verified_docs.run.process import kill_group
-from verified_docs.scenario.load import SCENARIO_ROOTS, Scenario, Step, discover_project, find_scenario
-from verified_docs.verify.verdict import RunVerdict, default_jobs
+from verified_docs.scenario.load import SCENARIO_ROOTS, discover_project, find_scenario
+from verified_docs.scenario.records import Scenario, Step
+from verified_docs.verify.scenarios import default_jobs
+from verified_docs.verify.verdict import RunVerdict
 from verified_docs.verify_stage import Verified, verify_and_record
 
 CACHES = (Path("build") / "cache",)
@@ -162,7 +164,7 @@ def verify_timed(
     the programs' own seconds in each, summed, and each repeat's verdicts. Failures are timed
     like passes; ``sleep_limit=False`` lifts the sleep limit, which an older revision's
     scenarios may break without being any slower to verify."""
-    from verified_docs.verify import verdict as verify_mod
+    from verified_docs.verify import scenarios as verify_mod
 
     walls, owns, verdicts = [], [], []
     limit = verify_mod.SLEEP_LIMIT_S
@@ -352,11 +354,12 @@ def _warm_and_cold(
 def _without_checks(root: Path, scenarios: list[Scenario], repeats: int, estimates: dict[str, float]) -> list[float]:
     """The cost of the truth checks: warm passes without line coverage and without the reply
     pass (patched off here only; the build has no switch for them)."""
-    from verified_docs.verify import verdict as verify_mod
+    from verified_docs.verify import scenarios as verify_mod
+    from verified_docs.verify import verdict as verdict_mod
 
     samples = []
-    real_env, real_pass = verify_mod.line_coverage.environment, verify_mod._reply_pass
-    verify_mod.line_coverage.environment = lambda data_prefix, files: {}
+    real_env, real_pass = verdict_mod.line_coverage.environment, verify_mod._reply_pass
+    verdict_mod.line_coverage.environment = lambda data_prefix, files: {}
     verify_mod._reply_pass = lambda scenario, lang, mine, warm: mine
     try:
         for _ in range(repeats):
@@ -364,7 +367,7 @@ def _without_checks(root: Path, scenarios: list[Scenario], repeats: int, estimat
             verify_pass(root, scenarios, estimates=estimates)
             samples.append(time.perf_counter() - start)
     finally:
-        verify_mod.line_coverage.environment, verify_mod._reply_pass = real_env, real_pass
+        verdict_mod.line_coverage.environment, verify_mod._reply_pass = real_env, real_pass
     return samples
 
 

@@ -17,8 +17,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from verified_docs.scenario.load import Scenario, load_scenario
-from verified_docs.verify.verdict import verify_scenario
+from verified_docs.scenario.load import load_scenario
+from verified_docs.scenario.records import Scenario
+from verified_docs.verify.scenarios import verify_scenario
 
 
 @dataclass(frozen=True)

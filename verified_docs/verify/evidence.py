@@ -19,7 +19,7 @@ from verified_docs.errors import Location, Problem
 from verified_docs.run.mock_model.provider_rules import is_balanced
 from verified_docs.run.mock_model.server import RecordedRequest
 from verified_docs.run.process import MAX_CAPTURE_BYTES
-from verified_docs.scenario.load import Expect
+from verified_docs.scenario.records import Expect
 from verified_docs.verify.normalise import normalise
 
 
@@ -57,18 +57,6 @@ def tool_results_shown(requests: tuple[RecordedRequest, ...]) -> list[str]:
                     seen.add(key)
                     shown.append(text)
     return shown
-
-
-_TRACED = (
-    "tool_runs",
-    "tool_answers",
-    "requests_raised",
-    "answer_data_read",
-    "wait_for_calls",
-    "sequence",
-    "tool_metrics",
-    "run_statuses",
-)
 
 
 def sequence(trace: tuple[dict[str, Any], ...]) -> list[str]:
@@ -165,90 +153,79 @@ def _signal_name(number: int) -> str:
         return "unknown signal"
 
 
+@dataclass(frozen=True)
+class _Check:
+    """One evidence item: ``observe(obs, stated)`` is what the run showed, ``prepare(stated)``
+    what the scenario states in the same shape; ``traced`` items need the tracer's events."""
+
+    key: str
+    observe: Callable[[Observation, Any], Any]
+    prepare: Callable[[Any], Any] = lambda v: v
+    traced: bool = False
+
+
+def _tool_answers(obs: Observation) -> str:
+    return _as_json([{"tool": e["tool"], "answer": e["answer"]} for e in obs.trace if e["event"] == "tool_execute"])
+
+
+def _answer_data_read(obs: Observation) -> list[Any]:
+    return [
+        e.get("answer_data_read", False) for e in obs.trace if e["event"] == "tool_execute" and e["answer"] is not None
+    ]
+
+
+def _tool_metrics(obs: Observation) -> list[dict[str, Any]]:
+    return [
+        {"tool": e["tool"], "is_error": e["is_error"], "pending": e["pending"]}
+        for e in obs.trace
+        if e["event"] == "metric_tool"
+    ]
+
+
+# In the order they are checked (and their problems reported).
+_CHECKS = (
+    _Check("model_requests", lambda obs, _: len(obs.requests)),
+    _Check(
+        "transcript_balanced",
+        lambda obs, _: all(is_balanced(r.body.get("messages") or []) for r in obs.requests if isinstance(r.body, dict)),
+    ),
+    _Check(
+        "tool_results_shown",
+        lambda obs, _: [normalise(s) for s in tool_results_shown(obs.requests)],
+        lambda v: [normalise(s) for s in v],
+    ),
+    _Check("tool_runs", _tool_runs, dict, traced=True),
+    _Check("tool_answers", lambda obs, _: _tool_answers(obs), lambda v: _as_json(list(v)), traced=True),
+    _Check("requests_raised", _requests_raised, lambda v: _as_json(list(v)), traced=True),
+    _Check("answer_data_read", lambda obs, _: _answer_data_read(obs), list, traced=True),
+    _Check("wait_for_calls", lambda obs, _: sum(1 for e in obs.trace if e["event"] == "wait_for"), traced=True),
+    _Check("sequence", lambda obs, _: sequence(obs.trace), list, traced=True),
+    _Check("tool_metrics", lambda obs, _: _tool_metrics(obs), list, traced=True),
+    _Check(
+        "run_statuses", lambda obs, _: [e["status"] for e in obs.trace if e["event"] == "run_end"], list, traced=True
+    ),
+)
+
+
 def check_evidence(expect: Expect, obs: Observation) -> list[Problem]:
     """Every evidence item ``expect`` states, checked against ``obs``; messages name the
-    YAML line of the item that failed."""
+    YAML line of the item that failed. A traced item in a language whose runner cannot
+    observe it is a problem too, never a pass."""
     problems: list[Problem] = []
 
     def at(key: str) -> Location:
         return Location(expect.where.path, expect.line_of(key))
 
-    def need_trace(key: str) -> bool:
-        if not obs.traced:
-            problems.append(Problem(at(key), f"{key}: this language's runner cannot observe it"))
-        return obs.traced
-
-    checks: list[tuple[str, Any, Callable[[], Any], Callable[[Any], Any]]] = [
-        ("model_requests", expect.model_requests, lambda: len(obs.requests), lambda v: v),
-        (
-            "transcript_balanced",
-            expect.transcript_balanced,
-            lambda: all(is_balanced(r.body.get("messages") or []) for r in obs.requests if isinstance(r.body, dict)),
-            lambda v: v,
-        ),
-        (
-            "tool_results_shown",
-            expect.tool_results_shown,
-            lambda: [normalise(s) for s in tool_results_shown(obs.requests)],
-            lambda v: [normalise(s) for s in v],
-        ),
-    ]
-    traced_checks: list[tuple[str, Any, Callable[[], Any], Callable[[Any], Any]]] = [
-        ("tool_runs", expect.tool_runs, lambda: _tool_runs(obs, expect.tool_runs or {}), dict),
-        (
-            "tool_answers",
-            expect.tool_answers,
-            lambda: _as_json(
-                [{"tool": e["tool"], "answer": e["answer"]} for e in obs.trace if e["event"] == "tool_execute"]
-            ),
-            lambda v: _as_json(list(v)),
-        ),
-        (
-            "requests_raised",
-            expect.requests_raised,
-            lambda: _requests_raised(obs, expect.requests_raised or ()),
-            lambda v: _as_json(list(v)),
-        ),
-        (
-            "answer_data_read",
-            expect.answer_data_read,
-            lambda: [
-                e.get("answer_data_read", False)
-                for e in obs.trace
-                if e["event"] == "tool_execute" and e["answer"] is not None
-            ],
-            list,
-        ),
-        (
-            "wait_for_calls",
-            expect.wait_for_calls,
-            lambda: sum(1 for e in obs.trace if e["event"] == "wait_for"),
-            lambda v: v,
-        ),
-        ("sequence", expect.sequence, lambda: sequence(obs.trace), list),
-        (
-            "tool_metrics",
-            expect.tool_metrics,
-            lambda: [
-                {"tool": e["tool"], "is_error": e["is_error"], "pending": e["pending"]}
-                for e in obs.trace
-                if e["event"] == "metric_tool"
-            ],
-            list,
-        ),
-        (
-            "run_statuses",
-            expect.run_statuses,
-            lambda: [e["status"] for e in obs.trace if e["event"] == "run_end"],
-            lambda v: list(v),
-        ),
-    ]
-    for key, expected, observe, prepare in checks + traced_checks:
-        if expected is None or (key in _TRACED and not need_trace(key)):
+    for check in _CHECKS:
+        stated = getattr(expect, check.key)
+        if stated is None:
             continue
-        got, want = observe(), prepare(expected)
+        if check.traced and not obs.traced:
+            problems.append(Problem(at(check.key), f"{check.key}: this language's runner cannot observe it"))
+            continue
+        got, want = check.observe(obs, stated), check.prepare(stated)
         if got != want:
-            problems.append(_mismatch(at(key), key, want, got))
+            problems.append(_mismatch(at(check.key), check.key, want, got))
     for text in expect.stdout_contains:
         if normalise(text) not in normalise(obs.stdout):
             problems.append(Problem(at("stdout_contains"), f"stdout_contains: {text!r} was not printed"))

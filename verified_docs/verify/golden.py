@@ -49,7 +49,7 @@ def compare(golden_path: Path, stdout: str, variant: dict[str, str] | None = Non
         )
     )
     first = next(
-        (i for i, (a, b) in enumerate(zip(want.splitlines(), got.splitlines())) if a != b),
+        (i for i, (a, b) in enumerate(zip(want.splitlines(), got.splitlines(), strict=False)) if a != b),
         min(len(want.splitlines()), len(got.splitlines())),
     )
     if len(diff) > MAX_DIFF_LINES:

@@ -18,9 +18,9 @@ from datetime import date, timedelta
 from typing import Any
 
 from verified_docs.errors import Location, Problem
-from verified_docs.scenario.load import Expect
+from verified_docs.scenario.records import Expect
 
-SWAP_ENV = "VERIFIED_DOCS_REPLY_SWAP"  # read by runner/tracer/sitecustomize.py
+SWAP_ENV = "VERIFIED_DOCS_REPLY_SWAP"  # read by run/tracer/verified_docs_toolnexus.py
 MIN_LENGTH = 3  # shorter strings ("ok", "y") occur everywhere by chance: nothing to trace
 
 
@@ -118,7 +118,7 @@ def compare(
     for reply in base.replies:
         fresh = mapping[reply]
         found = False
-        for i, (before, after) in enumerate(zip(base.answered_outputs, varied.answered_outputs), start=1):
+        for i, (before, after) in enumerate(zip(base.answered_outputs, varied.answered_outputs, strict=False), start=1):
             if reply in before:
                 found = True
                 if fresh not in after:
@@ -132,7 +132,7 @@ def compare(
                             ),
                         )
                     )
-        for before, after in zip(base.shown, varied.shown):
+        for before, after in zip(base.shown, varied.shown, strict=False):
             if reply in before:
                 found = True
                 if fresh not in after and not problems:

@@ -3,7 +3,7 @@
 
 Two records, neither written by the snippet: the mock model's requests (what the client sent,
 what the model replied, when) and the tracer's events (a run began or ended, a tool started or
-returned, ``wait_for`` was called or answered; see ``runner/tracer/sitecustomize.py``). Both
+returned, ``wait_for`` was called or answered; see ``run/tracer/sitecustomize.py``). Both
 carry ``time.monotonic_ns()`` stamps from the machine's one monotonic clock, so they merge
 into one order. :func:`timeline` turns them into :class:`Message` records; :func:`mermaid`
 draws those as a Mermaid sequence diagram and :func:`steps_in_words` lists the same messages
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from verified_docs.verify.normalise import normalise
 
@@ -162,67 +162,105 @@ def timeline(requests: Iterable[dict[str, Any]], trace: Iterable[dict[str, Any]]
     executing when it is called (an MCP elicitation), else by the client. Volatile values
     (generated ids, ports) are normalised, so the same run draws the same picture every time.
     """
-    out: list[Message] = []
-    open_runs: dict[Any, int] = {}
-    open_tools: dict[Any, list[str]] = {}
-    waiting: list[str] = []  # who called each wait_for still unanswered
-
-    def add(sender: str, receiver: str, text: str, reply: bool = False) -> None:
-        out.append(Message(sender, receiver, normalise(text), reply))
-
-    records = _merged(requests, trace)
-    for i, (kind, r) in enumerate(records):
+    story = _Story(_merged(requests, trace))
+    for i, (kind, r) in enumerate(story.records):
         if kind == "request":
-            add(CLIENT, MODEL, _what_was_sent(r.get("body")))
-            add(MODEL, CLIENT, _what_came_back(r), reply=True)
-            continue
-        event, pid = r.get("event"), r.get("pid")
-        if event == "run_start":
-            open_runs[pid] = open_runs.get(pid, 0) + 1
-            history = f", history of {r['history']} message(s)" if r.get("history") else ""
-            add(HOST, CLIENT, f"{r.get('via', 'run')}({_value(r.get('prompt'))}{history})")
-        elif event == "run_end":
-            open_runs[pid] = max(open_runs.get(pid, 0) - 1, 0)
-            status = r.get("status")
-            if status == "pending":
-                add(CLIENT, HOST, f"pending (durable halt): {_request(r.get('pending'))}", reply=True)
-            else:  # done, incomplete (the text, when there is one, is the model's last)
-                add(CLIENT, HOST, f"{status}: {_value(r['text'])}" if r.get("text") else str(status), reply=True)
-        elif event in ("tool_start", "tool_execute"):
-            name = str(r.get("tool"))
-            caller = CLIENT if open_runs.get(pid) else HOST
-            stack = open_tools.setdefault(pid, [])
-            if event == "tool_start":
-                answer = _answer_of_matching_end(records, i)
-                # The Answer's data is on the wait_for arrow just before (where there is one).
-                suffix = f", ctx.answer ok={answer.get('ok')!r}" if isinstance(answer, dict) else ""
-                add(caller, TOOL_PREFIX + name, _call(name, r.get("args") or {}) + suffix)
-                stack.append(name)
-                continue
-            if name in stack:
-                stack.reverse()
-                stack.remove(name)
-                stack.reverse()
-            else:  # a trace from before tool_start existed: draw the call here
-                add(caller, TOOL_PREFIX + name, _call(name, r.get("args") or {}))
-            if r.get("pending"):
-                result = f"pending {_request(r['pending'])}"
-            elif r.get("is_error"):
-                result = f"error {_text(r.get('output'))}"
-            else:
-                result = _text(r.get("output"))
-            add(TOOL_PREFIX + name, caller, result, reply=True)
-        elif event == "wait_for":
-            stack = open_tools.get(pid) or []
-            caller = TOOL_PREFIX + stack[-1] if stack else CLIENT
-            waiting.append(caller)
-            add(caller, WAIT_FOR, f"wait_for({_request(r.get('request'))})")
-        elif event == "wait_for_answered":
-            caller = waiting.pop() if waiting else CLIENT
-            add(WAIT_FOR, caller, _answer(r.get("answer")), reply=True)
-        elif event == "stream_pending":
-            add(CLIENT, HOST, f"stream event: pending {_request(r.get('request'))}")
-    return tuple(out)
+            story.request(r)
+        elif r.get("event") in _EVENTS:
+            _EVENTS[r["event"]](story, r, i)
+    return tuple(story.out)
+
+
+class _Story:
+    """The messages of a run told so far, and who is in the middle of what: the runs open and
+    the tools executing (innermost last) in each process, and who called each ``wait_for``
+    still unanswered. One method per kind of record; ``i`` is the record's index."""
+
+    def __init__(self, records: list[tuple[str, dict[str, Any]]]) -> None:
+        self.records = records
+        self.out: list[Message] = []
+        self.open_runs: dict[Any, int] = {}
+        self.open_tools: dict[Any, list[str]] = {}
+        self.waiting: list[str] = []
+
+    def add(self, sender: str, receiver: str, text: str, reply: bool = False) -> None:
+        self.out.append(Message(sender, receiver, normalise(text), reply))
+
+    def request(self, r: dict[str, Any]) -> None:
+        self.add(CLIENT, MODEL, _what_was_sent(r.get("body")))
+        self.add(MODEL, CLIENT, _what_came_back(r), reply=True)
+
+    def run_start(self, r: dict[str, Any], i: int) -> None:
+        pid = r.get("pid")
+        self.open_runs[pid] = self.open_runs.get(pid, 0) + 1
+        history = f", history of {r['history']} message(s)" if r.get("history") else ""
+        self.add(HOST, CLIENT, f"{r.get('via', 'run')}({_value(r.get('prompt'))}{history})")
+
+    def run_end(self, r: dict[str, Any], i: int) -> None:
+        pid = r.get("pid")
+        self.open_runs[pid] = max(self.open_runs.get(pid, 0) - 1, 0)
+        status = r.get("status")
+        if status == "pending":
+            self.add(CLIENT, HOST, f"pending (durable halt): {_request(r.get('pending'))}", reply=True)
+        else:  # done, incomplete (the text, when there is one, is the model's last)
+            self.add(CLIENT, HOST, f"{status}: {_value(r['text'])}" if r.get("text") else str(status), reply=True)
+
+    def _caller(self, r: dict[str, Any]) -> str:
+        """Who calls a tool: the client while a run is open in the tool's process, else the host."""
+        return CLIENT if self.open_runs.get(r.get("pid")) else HOST
+
+    def tool_start(self, r: dict[str, Any], i: int) -> None:
+        name = str(r.get("tool"))
+        answer = _answer_of_matching_end(self.records, i)
+        # The Answer's data is on the wait_for arrow just before (where there is one).
+        suffix = f", ctx.answer ok={answer.get('ok')!r}" if isinstance(answer, dict) else ""
+        self.add(self._caller(r), TOOL_PREFIX + name, _call(name, r.get("args") or {}) + suffix)
+        self.open_tools.setdefault(r.get("pid"), []).append(name)
+
+    def tool_execute(self, r: dict[str, Any], i: int) -> None:
+        name, caller = str(r.get("tool")), self._caller(r)
+        stack = self.open_tools.setdefault(r.get("pid"), [])
+        if name in stack:  # the innermost execution of that tool ends
+            stack.reverse()
+            stack.remove(name)
+            stack.reverse()
+        else:  # a trace from before tool_start existed: draw the call here
+            self.add(caller, TOOL_PREFIX + name, _call(name, r.get("args") or {}))
+        if r.get("pending"):
+            result = f"pending {_request(r['pending'])}"
+        elif r.get("is_error"):
+            result = f"error {_text(r.get('output'))}"
+        else:
+            result = _text(r.get("output"))
+        self.add(TOOL_PREFIX + name, caller, result, reply=True)
+
+    def wait_for(self, r: dict[str, Any], i: int) -> None:
+        stack = self.open_tools.get(r.get("pid")) or []
+        caller = TOOL_PREFIX + stack[-1] if stack else CLIENT
+        self.waiting.append(caller)
+        self.add(caller, WAIT_FOR, f"wait_for({_request(r.get('request'))})")
+
+    def wait_for_answered(self, r: dict[str, Any], i: int) -> None:
+        caller = self.waiting.pop() if self.waiting else CLIENT
+        self.add(WAIT_FOR, caller, _answer(r.get("answer")), reply=True)
+
+    def stream_pending(self, r: dict[str, Any], i: int) -> None:
+        self.add(CLIENT, HOST, f"stream event: pending {_request(r.get('request'))}")
+
+
+# The tracer's events a story tells, each by the method of the same name; others are skipped.
+_EVENTS: dict[str, Callable[[_Story, dict[str, Any], int], None]] = {
+    name: getattr(_Story, name)
+    for name in (
+        "run_start",
+        "run_end",
+        "tool_start",
+        "tool_execute",
+        "wait_for",
+        "wait_for_answered",
+        "stream_pending",
+    )
+}
 
 
 def _answer_of_matching_end(records: list[tuple[str, dict[str, Any]]], start: int) -> dict[str, Any] | None:

@@ -52,7 +52,33 @@ def check_request(body: Any) -> ProviderRejection | None:
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         return ProviderRejection("'messages' must be a non-empty array", "messages")
-    tools = set(declared_tools(body))
+    return _history_rejection(messages, set(declared_tools(body)))
+
+
+def _unanswered(outstanding: list[str], index: int) -> ProviderRejection:
+    """The rejection of a non-tool message at ``index`` (or the end) while calls are unanswered."""
+    return ProviderRejection(
+        "An assistant message with 'tool_calls' must be followed by tool messages responding to "
+        "each 'tool_call_id'. The following tool_call_ids did not have response messages: " + ", ".join(outstanding),
+        f"messages.[{index}].role",
+    )
+
+
+def _undeclared_call(message: dict[str, Any], index: int, tools: set[str]) -> ProviderRejection | None:
+    """The rejection of an assistant message calling a tool that is not among ``tools``."""
+    for call in message.get("tool_calls") or []:
+        name = (call.get("function") or {}).get("name")
+        if name not in tools:
+            return ProviderRejection(
+                f"Invalid 'messages[{index}].tool_calls': tool '{name}' is not among the tools "
+                f"this request declares ({', '.join(sorted(tools)) or 'none'}).",
+                f"messages.[{index}].tool_calls",
+            )
+    return None
+
+
+def _history_rejection(messages: list[Any], tools: set[str]) -> ProviderRejection | None:
+    """The first way ``messages`` break the rules on roles and tool calls, or None."""
     outstanding: list[str] = []  # tool_call ids of the last assistant turn not yet answered
     answerable: set[str] = set()
     for i, m in enumerate(messages):
@@ -74,31 +100,17 @@ def check_request(body: Any) -> ProviderRejection | None:
                 outstanding.remove(call_id)
             continue
         if outstanding:
-            return ProviderRejection(
-                "An assistant message with 'tool_calls' must be followed by tool messages responding to "
-                "each 'tool_call_id'. The following tool_call_ids did not have response messages: "
-                + ", ".join(outstanding),
-                f"messages.[{i}].role",
-            )
-        answerable = set()
-        if role == "assistant":
-            for call in m.get("tool_calls") or []:
-                name = (call.get("function") or {}).get("name")
-                if name not in tools:
-                    return ProviderRejection(
-                        f"Invalid 'messages[{i}].tool_calls': tool '{name}' is not among the tools "
-                        f"this request declares ({', '.join(sorted(tools)) or 'none'}).",
-                        f"messages.[{i}].tool_calls",
-                    )
-                outstanding.append(call.get("id"))
-                answerable.add(call.get("id"))
+            return _unanswered(outstanding, i)
+        if role != "assistant":
+            answerable = set()
+            continue
+        rejection = _undeclared_call(m, i, tools)
+        if rejection is not None:
+            return rejection
+        outstanding = [call.get("id") for call in m.get("tool_calls") or []]
+        answerable = set(outstanding)
     if outstanding:
-        return ProviderRejection(
-            "An assistant message with 'tool_calls' must be followed by tool messages responding to "
-            "each 'tool_call_id'. The following tool_call_ids did not have response messages: "
-            + ", ".join(outstanding),
-            f"messages.[{len(messages)}].role",
-        )
+        return _unanswered(outstanding, len(messages))
     return None
 
 

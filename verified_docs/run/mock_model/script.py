@@ -1,6 +1,6 @@
 """Turn the next scripted step into a chat-completions reply, or say why it cannot.
 
-The script is an ordered list of :class:`~verified_docs.scenario.load.Step`. Each request consumes
+The script is an ordered list of :class:`~verified_docs.scenario.records.Step`. Each request consumes
 one step. A request that arrives after the last step, that fails a step's matcher, or that
 asks for something the step cannot do (quote a tool result when there is none, call a tool the
 request did not declare) is *unexpected*: it is answered with an error and reported.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from verified_docs.run.mock_model.provider_rules import declared_tools
-from verified_docs.scenario.load import Step
+from verified_docs.scenario.records import Step
 
 QUOTE_PREFIX = "The tool result I was shown: "
 

@@ -21,7 +21,7 @@ from verified_docs.errors import Location, Problem
 from verified_docs.run.mock_model import anthropic
 from verified_docs.run.mock_model.provider_rules import ProviderRejection, check_request
 from verified_docs.run.mock_model.script import Reply, reply_for
-from verified_docs.scenario.load import Step
+from verified_docs.scenario.records import Step
 
 CHAT_PATH = "/v1/chat/completions"
 
@@ -72,23 +72,23 @@ class MockModel:
     # -- lifecycle ---------------------------------------------------------------------------
     def __enter__(self) -> "MockModel":
         handler = _handler_for(self)
-        self._server = ThreadingHTTPServer(("127.0.0.1", self._wanted_port), handler)
-        self._server.daemon_threads = True
+        server = self._server = ThreadingHTTPServer(("127.0.0.1", self._wanted_port), handler)
+        server.daemon_threads = True
         self._wake_r, self._wake_w = os.pipe()
-        self._thread = threading.Thread(target=self._serve, name="mock-model", daemon=True)
+        self._thread = threading.Thread(target=self._serve, args=(server,), name="mock-model", daemon=True)
         self._thread.start()
         return self
 
-    def _serve(self) -> None:
+    def _serve(self, server: ThreadingHTTPServer) -> None:
         # Our loop rather than serve_forever, which stops only at its next poll: with a 10 ms poll
         # every run waited 5 ms for its mock to stop. This one also wakes when __exit__ writes.
         with selectors.DefaultSelector() as selector:
-            selector.register(self._server, selectors.EVENT_READ)
+            selector.register(server, selectors.EVENT_READ)
             selector.register(self._wake_r, selectors.EVENT_READ)
             while True:
                 if any(key.fileobj == self._wake_r for key, _ in selector.select()):
                     return
-                self._server.handle_request()  # a connection is waiting: accept it, start its thread
+                server.handle_request()  # a connection is waiting: accept it, start its thread
 
     def __exit__(self, *exc: Any) -> None:
         if self._thread is not None:
@@ -117,6 +117,7 @@ class MockModel:
         at = time.monotonic_ns()
         with self._lock:
             index = len(self.requests)
+            body: Any  # any JSON value, or None when there is none
             try:
                 body = json.loads(raw.decode("utf-8")) if raw else None
             except (UnicodeDecodeError, json.JSONDecodeError):

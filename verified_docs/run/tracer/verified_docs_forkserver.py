@@ -127,9 +127,13 @@ def _become_snippet(
     os.dup2(fds[1], 2)
     for fd in (devnull, *fds):
         os.close(fd)
-    sys.stdin = sys.__stdin__ = _text_stream(0, "r", "strict")
-    sys.stdout = sys.__stdout__ = _text_stream(1, "w", "strict")
-    sys.stderr = sys.__stderr__ = _text_stream(2, "w", "backslashreplace")
+    sys.stdin, sys.stdout, sys.stderr = (
+        _text_stream(0, "r", "strict"),
+        _text_stream(1, "w", "strict"),
+        _text_stream(2, "w", "backslashreplace"),
+    )
+    # As in a fresh interpreter, the original streams are these too (typeshed marks them Final).
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr  # type: ignore[misc]
     program = os.path.abspath(request["program"])
     os.chdir(request["cwd"])
     os.environ.clear()
@@ -159,8 +163,11 @@ def _become_snippet(
     _exit_like_python(code)
 
 
-# Imported at start-up from the tracer's folder, before the program's folder is on sys.path.
-_NOT_SHADOWED_BY_THE_PROGRAMS_FOLDER = {"sitecustomize", "usercustomize"}
+# Imported at start-up, before the program's folder is on sys.path: usercustomize, and
+# sitecustomize with the other modules of the tracer's folder (this one's).
+_NOT_SHADOWED_BY_THE_PROGRAMS_FOLDER = {"usercustomize"} | {
+    name.removesuffix(".py") for name in os.listdir(os.path.dirname(os.path.abspath(__file__))) if name.endswith(".py")
+}
 
 
 def _shadowed_modules(folder: str) -> list[str]:
@@ -269,8 +276,9 @@ def _wait_or_orphaned(pid: int, conn: socket.socket) -> int:
         pidfd = os.pidfd_open(pid)
     except (AttributeError, OSError):  # no pidfd (Linux before 5.3): wait as before
         return os.waitpid(pid, 0)[1]
+    watched: list[int | socket.socket] = [pidfd, conn]
     while True:
-        readable, _, _ = select.select([pidfd, conn], [], [])
+        readable, _, _ = select.select(watched, [], [])
         if pidfd in readable:
             os.close(pidfd)
             return os.waitpid(pid, 0)[1]
