@@ -51,7 +51,7 @@ def test_every_line_links_to_a_verified_run_on_its_page(built_site: BuiltSite, v
     assert built_site.returncode == 0, built_site.output
     runs = {evidence_anchor(s.name, r.name): s for s in verification.scenarios.values() for r in s.runs}
     rows = _rows(built_site)
-    assert len(rows) >= 14  # issue 13's fourteen behaviours, some in several lines
+    assert len(rows) >= 14  # fourteen behaviours, some in several lines
     for text, hrefs in rows:
         targets = [urlparse(urljoin("/" + PAGE, h)) for h in hrefs if "#evidence-" in h]
         assert targets, f"no verified run linked from: {text}"

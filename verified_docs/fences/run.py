@@ -1,7 +1,7 @@
 """One page's Python fences, run on their own: what ran, what failed, and what they read.
 
 The build runs each page's fences in a pytest process of its own (:mod:`verified_docs.fences.stage`), and the
-test plugin (``conftest.py``) writes one :class:`PageRun` per process. Two things here make
+fence plugin (:mod:`verified_docs.fences.plugin`) writes one :class:`PageRun` per process. Two things here make
 that run trustworthy when remembered or repeated:
 
 - **What the fences read.** A fence may read any file: a data file, a module of this project,

@@ -3,7 +3,7 @@ again on every save.
 
 It serves the last site that passed every check of the build (:mod:`verified_docs.serve.preview`) and
 watches ``snippets/``, ``examples/``, ``rules/``, ``docs/`` and the root's ``mkdocs.yml``,
-``pyproject.toml`` and ``conftest.py`` (watchfiles: inotify here, so a save is seen within its
+``pyproject.toml`` (and a ``conftest.py`` there, should the project have one; watchfiles: inotify here, so a save is seen within its
 50 ms settling step). Each save starts a *cycle*:
 
 1. discover the scenarios (parsed ones reused, :class:`~verified_docs.cache.ParsedScenarios`) and verify them

@@ -73,7 +73,6 @@ LOOP_COPY = (
     "verified_docs",
     "mkdocs.yml",
     "pyproject.toml",
-    "conftest.py",
     "build/cache",
     "build/vendor",
     "build/verified-ledger.json",
