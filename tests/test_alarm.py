@@ -114,15 +114,14 @@ def test_the_same_release_raises_no_alarm(tmp_path: Path, capsys) -> None:
     assert capsys.readouterr().out == f"release alarm: toolnexus {pin} changes no scenario against the pinned {pin}\n"
 
 
-def test_the_alarm_fires_when_an_older_release_is_verified_for_real(tmp_path: Path, capsys, monkeypatch) -> None:
-    """What `release-matrix -- --release=0.6.0` does, on one scenario: verify it on the pin (this
-    interpreter) and on toolnexus 0.6.0 installed from PyPI into a fresh environment with the
-    rest of uv.lock, then compare. approval-gate passes from 0.7.0 (its `since`), so it changed."""
-    name, older = "suspension/approval-gate", "0.6.0"
-    venv = tmp_path / "venv"
+def _environment_with(release: str, folder: Path) -> str:
+    """The python of a fresh environment in ``folder``: uv.lock's packages without toolnexus,
+    this project (editable), and toolnexus ``release`` from PyPI (with mcp below 2, as the
+    release matrix installs it)."""
+    venv = folder / "venv"
     uv = [shutil.which("uv", path=str(Path(sys.executable).parent)) or "uv"]
     subprocess.run([*uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, timeout=120)
-    reqs = tmp_path / "requirements.txt"
+    reqs = folder / "requirements.txt"
     subprocess.run(
         [
             *uv,
@@ -150,10 +149,19 @@ def test_the_alarm_fires_when_an_older_release_is_verified_for_real(tmp_path: Pa
         [*uv, "pip", "install", "--quiet", "--python", python, "--no-deps", "-e", str(ROOT)], check=True, timeout=300
     )
     subprocess.run(
-        [*uv, "pip", "install", "--quiet", "--python", python, f"toolnexus=={older}", "mcp>=1.0.0,<2.0.0"],
+        [*uv, "pip", "install", "--quiet", "--python", python, f"toolnexus=={release}", "mcp>=1.0.0,<2.0.0"],
         check=True,
         timeout=600,
     )
+    return python
+
+
+def test_the_alarm_fires_when_an_older_release_is_verified_for_real(tmp_path: Path, capsys, monkeypatch) -> None:
+    """What `release-matrix -- --release=0.6.0` does, on one scenario: verify it on the pin (this
+    interpreter) and on toolnexus 0.6.0 installed from PyPI into a fresh environment with the
+    rest of uv.lock, then compare. approval-gate passes from 0.7.0 (its `since`), so it changed."""
+    name, older = "suspension/approval-gate", "0.6.0"
+    python = _environment_with(older, tmp_path)
     reports = {}
     for release, interpreter in (("pin", sys.executable), (older, python)):
         reports[release] = tmp_path / f"{release}.json"

@@ -13,6 +13,10 @@ from conftest import ROOT, SNIPPETS, build_site
 from verified_docs import ledger as ledger_mod
 from verified_docs.errors import SourceError
 from verified_docs.render import claims
+from verified_docs.render.anchors import source_anchor
+from verified_docs.render.claim_context import Context, scan_site
+from verified_docs.render.claim_parse import parse_claims
+from verified_docs.render.claim_source import installed_toolnexus, render_sources
 from verified_docs.render.directive import find_directives
 from verified_docs.render.release_matrix import Matrix
 from verified_docs.scenario.load import load_scenario
@@ -52,12 +56,12 @@ def project(verified: tuple[Path, ledger_mod.Ledger], tmp_path: Path) -> Path:
 MATRIX_RELEASES = ("0.18.1", "0.19.0", "0.20.0", version("toolnexus"))
 
 
-def context(root: Path, ledger: ledger_mod.Ledger) -> claims.Context:
+def context(root: Path, ledger: ledger_mod.Ledger) -> Context:
     scenario = load_scenario(root / "snippets" / NAME, root / "snippets")
     # As measured: 0.18.1 lacks ProviderError, so the scenario passes from 0.19.0 on.
-    matrix = Matrix(MATRIX_RELEASES, {NAME: dict(zip(MATRIX_RELEASES, (False, True, True, True)))})
-    package, installed = claims.installed_toolnexus()
-    return claims.Context({NAME: scenario}, ledger, root, matrix, claims.scan_site(root / "docs"), package, installed)
+    matrix = Matrix(MATRIX_RELEASES, {NAME: dict(zip(MATRIX_RELEASES, (False, True, True, True), strict=True))})
+    package, installed = installed_toolnexus()
+    return Context({NAME: scenario}, ledger, root, matrix, scan_site(root / "docs"), package, installed)
 
 
 def render(project: Path, ledger: ledger_mod.Ledger, body: str, page: str = "suspension/several-suspensions.md") -> str:
@@ -109,9 +113,9 @@ def test_links_go_to_the_page_that_shows_the_evidence_the_matrix_row_and_the_sou
     out = render(project, verified[1], body, page="guide/other.md").splitlines()
     assert "[✓](../suspension/evidence.md#evidence-suspension-several-suspensions--halt " in out[0]
     assert "[✓](../reference/availability.md#since-suspension-several-suspensions " in out[1]
-    source = (claims.installed_toolnexus()[0] / "client.py").read_text().splitlines()
+    source = (installed_toolnexus()[0] / "client.py").read_text().splitlines()
     line = next(i for i, text in enumerate(source, start=1) if "class ProviderError(Exception):" in text)
-    anchor = claims.source_anchor("toolnexus/client.py", "class ProviderError(Exception):")
+    anchor = source_anchor("toolnexus/client.py", "class ProviderError(Exception):")
     assert f"[client.py:{line}](../reference/source-lines.md#{anchor} " in out[2]
 
 
@@ -187,7 +191,7 @@ def test_source_claim_whose_text_is_not_in_the_installed_package(verified, proje
 
 def test_source_claim_naming_a_file_the_package_does_not_have(verified, project: Path) -> None:
     body = 'It resumes.<!-- claim evidence="source:toolnexus/resume.py" contains="def resume(" quote="It resumes" -->\n'
-    package = claims.installed_toolnexus()[0]
+    package = installed_toolnexus()[0]
     assert failure(project, verified[1], body) == (
         f'{page_path(project)}:1: claim: source:toolnexus/resume.py: the page cites "def resume("; '
         f"the installed toolnexus {version('toolnexus')} has no toolnexus/resume.py (looked in {package})"
@@ -243,14 +247,14 @@ def test_matrix_claim_with_a_wrong_since(verified, project: Path) -> None:
 )
 def test_malformed_claim_is_an_error_at_its_line(claim: str, what: str) -> None:
     with pytest.raises(SourceError) as e:
-        claims.parse_claims(f"# Page\n\nA sentence q.{claim}\n", Path("docs/page.md"))
+        parse_claims(f"# Page\n\nA sentence q.{claim}\n", Path("docs/page.md"))
     assert str(e.value) == f"docs/page.md:3: {what}"
 
 
 def test_every_malformed_claim_of_a_page_is_reported_at_once() -> None:
     md = 'a<!-- claim quote="a" -->\n\nb<!-- claim evidence="x#y.z" value="1" quote="b" hue="1" -->\n'
     with pytest.raises(SourceError) as e:
-        claims.parse_claims(md, Path("docs/page.md"))
+        parse_claims(md, Path("docs/page.md"))
     assert [str(p.where) for p in e.value.problems] == ["docs/page.md:1", "docs/page.md:3"]
 
 
@@ -260,17 +264,17 @@ def test_claims_in_code_are_text_and_plain_comments_are_left_alone() -> None:
         'Write `<!-- claim evidence="..." -->` after the sentence.\n'
         "<!-- claimed by nobody: not a claim -->\n"
     )
-    assert claims.parse_claims(md, Path("docs/page.md")) == []
+    assert parse_claims(md, Path("docs/page.md")) == []
 
 
 def test_a_code_span_across_two_lines_does_not_hide_a_claim_after_it() -> None:
     # Markdown lets `...` open on one line and close on the next; the claim after it is text.
     md = f"The model is shown `declined: Delete branch\nfeature-x?` as the result, and `x` too.{BALANCED}\n"
-    (claim,) = claims.parse_claims(md, Path("docs/page.md"))
+    (claim,) = parse_claims(md, Path("docs/page.md"))
     assert (claim.where.line, claim.quote) == (2, "is unbalanced")
     # A claim inside such a span is still code.
     inside = f"Write `a claim\nlike{BALANCED}` after it.\n"
-    assert claims.parse_claims(inside, Path("docs/page.md")) == []
+    assert parse_claims(inside, Path("docs/page.md")) == []
 
 
 def test_a_claim_comment_in_a_built_page_fails_the_guard(tmp_path: Path) -> None:
@@ -291,7 +295,7 @@ def test_a_claim_comment_in_a_built_page_fails_the_guard(tmp_path: Path) -> None
 def test_claim_syntax_does_not_collide_with_directives() -> None:
     md = f"Unbalanced.{BALANCED}\n"
     assert find_directives(md, Path("docs/page.md")) == []
-    (claim,) = claims.parse_claims(md, Path("docs/page.md"))
+    (claim,) = parse_claims(md, Path("docs/page.md"))
     assert (claim.where.line, claim.evidence, claim.value, claim.quote) == (
         1,
         f"{NAME}#halt.transcript_balanced",
@@ -361,10 +365,10 @@ def test_the_source_list_shows_each_cited_line_as_installed(verified, project: P
     (project / "docs/guide/errors.md").write_text(cited)
     ctx = context(project, verified[1])
     (directive,) = find_directives("<!-- verified-sources -->\n", page_path(project, "reference/source-lines.md"))
-    out = claims.render_sources(directive, "reference/source-lines.md", ctx, {"guide/errors.md": "Errors"})
+    out = render_sources(directive, "reference/source-lines.md", ctx, {"guide/errors.md": "Errors"})
     source = (ctx.package / "client.py").read_text().splitlines()
     line = next(i for i, text in enumerate(source, start=1) if "class ProviderError(Exception):" in text)
-    anchor = claims.source_anchor("toolnexus/client.py", "class ProviderError(Exception):")
+    anchor = source_anchor("toolnexus/client.py", "class ProviderError(Exception):")
     assert (
         f'- <span id="{anchor}"></span>`toolnexus/client.py:{line}`: `class ProviderError(Exception):`  \n'
         "  cited by [Errors](../guide/errors.md)\n"

@@ -16,11 +16,11 @@ from conftest import ROOT, BuiltSite, Verification
 from verified_docs import ledger as ledger_mod
 from verified_docs.ledger import fingerprint
 from verified_docs.render.directive import find_directives
+from verified_docs.site.built_html import parse_page
 from verified_docs.site.guard import (
     built_page,
     check_site,
     directive_problems,
-    parse_page,
     published_source_problems,
     unrendered_claims,
 )

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from verified_docs.ledger import fingerprint
-from verified_docs.site.guard import check_site, code_blocks, python_fences
+from verified_docs.site.built_html import code_blocks
+from verified_docs.site.guard import check_site, python_fences
 
 DOC = """# Page
 

@@ -118,11 +118,12 @@ def test_a_fence_that_depends_on_another_pages_environment_fails_at_its_line(tmp
 
 
 def test_pages_sharing_one_pytest_process_do_not_share_their_environment(tmp_path: Path) -> None:
-    # `nox -s tests` runs every page's fences in its own process: the plugin puts the
-    # environment back between pages, so the same dependency fails there too.
+    # `nox -s tests` runs every page's fences in one process: the plugin (loaded with -p, as
+    # pyproject.toml's addopts load it) puts the environment back between pages, so the same
+    # dependency fails there too.
     root = fence_project(tmp_path, {"a.md": SETS, "b.md": USES})
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "docs", "-q", "-p", "no:cacheprovider"],
+        [sys.executable, "-m", "pytest", "docs", "-q", "-p", "no:cacheprovider", "-p", "verified_docs.fences.plugin"],
         cwd=root,
         capture_output=True,
         text=True,

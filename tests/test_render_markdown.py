@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, TEST_EDIT_URI, Verification
-from verified_docs.render.claims import OPENING, masked_lines
+from verified_docs.render.claim_parse import OPENING, masked_lines
 from verified_docs.render.directive import DIRECTIVE, fenced_lines, find_directives, marker
 from verified_docs.render.pages import load_config, nav_titles, render_tree
 
@@ -44,11 +44,11 @@ def test_every_page_comes_out_with_each_directive_rendered_and_marked(rendered) 
         for d in find_directives(source.read_text(encoding="utf-8"), source):
             assert marker(d) in text, f"{d.where}: its marker is not in the rendered page"
         fenced = fenced_lines(text)
-        left = [line for line, f in zip(text.splitlines(), fenced) if not f and DIRECTIVE.match(line)]
+        left = [line for line, f in zip(text.splitlines(), fenced, strict=True) if not f and DIRECTIVE.match(line)]
         assert left == [], f"{rel}: directives left in the rendered page: {left}"
         claims = [
             line
-            for line, masked, f in zip(text.splitlines(), masked_lines(text), fenced)
+            for line, masked, f in zip(text.splitlines(), masked_lines(text), fenced, strict=True)
             if not f and OPENING.search(masked)
         ]
         assert claims == [], f"{rel}: claims left in the rendered page: {claims}"

@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from tests.browser.dom import copy_via_button, reveal, tab_label, tab_sets
-from tests.browser.pages import ROOT, ExpectedExample, expected_examples, site_pages
+from tests.browser.pages import ROOT, ExpectedExample, ExpectedTab, expected_examples, site_pages
 from tests.browser.pages import Page as SitePage
 from verified_docs.scenario.load import discover_project
 from verified_docs.scenario.records import Program, Scenario
@@ -77,63 +77,71 @@ def copy_page(page: Page, site_page: SitePage) -> tuple[list[str], dict[str, Cop
     problems: list[str] = []
     copies: dict[str, Copies] = {}
     for index, example in enumerate(examples):
-        where = str(example.directive.where)
         panels = _panels(page, index, example)
         if isinstance(panels, str):
             problems.append(panels)
             continue
         mine = copies.setdefault(example.directive.scenario, Copies())
-        for tab, panel in zip(example.tabs, panels):
+        for tab, panel in zip(example.tabs, panels, strict=True):
             reveal(panel)  # an example may sit in a tab of a set that is not about languages
             if len(panels) > 1:
-                set_index = (
-                    page.locator(".vd-example")
-                    .nth(index)
-                    .evaluate(
-                        "w => [...document.querySelectorAll('.tabbed-set')].indexOf(w.querySelector('.tabbed-set'))"
-                    )
-                )
-                tab_label(page, set_index, tab.label).click()
-            name = tab.program.name
-            wanted = []
-            if tab.whole:
-                title = name if len(panels) > 1 else f"{tab.label} · {name}"
-                wanted.append((title, tab.whole.text, f"{tab.program.relative_to(ROOT)} (whole)", "program"))
-            if tab.output:
-                wanted.append(
-                    (
-                        f"Output of {name}",
-                        tab.output.read_text(encoding="utf-8"),
-                        str(tab.output.relative_to(ROOT)),
-                        "output",
-                    )
-                )
-            blocks = panel.locator(".highlight")
-            if blocks.count() != len(wanted):
-                problems.append(
-                    f"{where}: {tab.label}: expected {len(wanted)} code blocks "
-                    f"({', '.join(w[0] for w in wanted)}), got {blocks.count()}"
-                )
-                continue
-            for title, expected, source, kind in wanted:
-                block = panel.locator(f'.highlight:has(> .filename:text-is("{title}"))')
-                if block.count() != 1 or block.locator("button[data-clipboard-target]").count() != 1:
-                    problems.append(f"{where}: {tab.label}: no code block titled '{title}' with a copy button")
-                    continue
-                got = copy_via_button(page, block)
-                # Material's copy button trims trailing whitespace; nothing else may differ.
-                if got != expected.rstrip():
-                    problems.append(
-                        _diff(
-                            where, f"'{title}' ({source}): the clipboard differs from what ran", expected.rstrip(), got
-                        )
-                    )
-                if kind == "program":
-                    mine.programs[tab.program] = got
-                else:
-                    mine.outputs.append((tab.run, tab.program, got, f"{where} '{title}'"))
-            problems += _check_download(page, panel, tab.program, where)
+                _choose_tab(page, index, tab.label)
+            problems += _copy_tab(page, panel, tab, str(example.directive.where), len(panels) > 1, mine)
     return problems, copies
+
+
+def _choose_tab(page: Page, index: int, label: str) -> None:
+    """Click the tab labelled ``label`` of the ``index``-th example's tab set."""
+    set_index = (
+        page.locator(".vd-example")
+        .nth(index)
+        .evaluate("w => [...document.querySelectorAll('.tabbed-set')].indexOf(w.querySelector('.tabbed-set'))")
+    )
+    tab_label(page, set_index, label).click()
+
+
+def _wanted_blocks(tab: ExpectedTab, in_tabs: bool) -> list[tuple[str, str, str, str]]:
+    """The code blocks ``tab`` must show, as (title, text, its source for messages, kind:
+    ``program`` or ``output``). A block in a tab is titled by its file name alone."""
+    name = tab.program.name
+    wanted = []
+    if tab.whole:
+        title = name if in_tabs else f"{tab.label} · {name}"
+        wanted.append((title, tab.whole.text, f"{tab.program.relative_to(ROOT)} (whole)", "program"))
+    if tab.output:
+        wanted.append(
+            (f"Output of {name}", tab.output.read_text(encoding="utf-8"), str(tab.output.relative_to(ROOT)), "output")
+        )
+    return wanted
+
+
+def _copy_tab(page: Page, panel: Locator, tab: ExpectedTab, where: str, in_tabs: bool, mine: Copies) -> list[str]:
+    """Click the copy button of each block ``tab`` shows in ``panel``, add the copies to
+    ``mine``, and return the problems (a block missing, a copy that differs, the download)."""
+    wanted = _wanted_blocks(tab, in_tabs)
+    blocks = panel.locator(".highlight")
+    if blocks.count() != len(wanted):
+        return [
+            f"{where}: {tab.label}: expected {len(wanted)} code blocks "
+            f"({', '.join(w[0] for w in wanted)}), got {blocks.count()}"
+        ]
+    problems = []
+    for title, expected, source, kind in wanted:
+        block = panel.locator(f'.highlight:has(> .filename:text-is("{title}"))')
+        if block.count() != 1 or block.locator("button[data-clipboard-target]").count() != 1:
+            problems.append(f"{where}: {tab.label}: no code block titled '{title}' with a copy button")
+            continue
+        got = copy_via_button(page, block)
+        # Material's copy button trims trailing whitespace; nothing else may differ.
+        if got != expected.rstrip():
+            problems.append(
+                _diff(where, f"'{title}' ({source}): the clipboard differs from what ran", expected.rstrip(), got)
+            )
+        if kind == "program":
+            mine.programs[tab.program] = got
+        else:
+            mine.outputs.append((tab.run, tab.program, got, f"{where} '{title}'"))
+    return problems + _check_download(page, panel, tab.program, where)
 
 
 def _check_download(page: Page, panel: Locator, program: Path, where: str) -> list[str]:

@@ -101,7 +101,7 @@ def diagram_problems(page: Page, site_page: SitePage, ledger: ledger_mod.Ledger)
             f"the page has {len(drawn)}"
         ]
     problems = []
-    for (which, n), d in zip(wanted, drawn):
+    for (which, n), d in zip(wanted, drawn, strict=True):
         if d["drawn"] != n or d["numbers"] != n or d["declared"] != n or d["words"] != n:
             problems.append(
                 f"{which}: recorded {n} messages; the figure says {d['declared']}, its SVG draws "

@@ -139,7 +139,7 @@ def test_real_site_language_choice_links_sets_survives_reload_and_navigation(
         after = tab_sets(page)
         expected = [
             chosen if _is_language_set(s.labels) and chosen in s.labels else d.checked
-            for s, d in zip(after, visit(second).tab_sets)
+            for s, d in zip(after, visit(second).tab_sets, strict=True)
         ]
         assert [s.checked for s in after] == expected, f"{second}: the choice of {chosen} did not follow the reader"
 

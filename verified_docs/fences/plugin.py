@@ -22,10 +22,10 @@ import pytest
 from verified_docs.fences.run import FenceFailure, PageRun, ProcessState, ReadRecorder
 
 OUT_ENV = "VERIFIED_DOCS_FENCES_OUT"
-EXECUTED_FENCES = pytest.StashKey[set]()
-FAILED_FENCES = pytest.StashKey[list]()
+EXECUTED_FENCES = pytest.StashKey[set[tuple[str, int]]]()
+FAILED_FENCES = pytest.StashKey[list[FenceFailure]]()
 READS = pytest.StashKey[ReadRecorder]()
-PAGE_STATE = pytest.StashKey[tuple]()
+PAGE_STATE = pytest.StashKey[tuple[str, ProcessState]]()  # (page, its state before its first fence)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -93,7 +93,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     out = os.environ.get(OUT_ENV)
     if out:
         stash = session.config.stash
-        PageRun(frozenset(stash[EXECUTED_FENCES]), tuple(stash[FAILED_FENCES]), stash[READS].reads()).save(Path(out))
+        executed, failed = stash[EXECUTED_FENCES], stash[FAILED_FENCES]
+        PageRun(frozenset(executed), tuple(failed), stash[READS].reads()).save(Path(out))
 
 
 @pytest.fixture

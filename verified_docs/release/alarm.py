@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from verified_docs.render.claims import parse_claims
+from verified_docs.render.claim_parse import parse_claims
 from verified_docs.render.directive import pages_by_scenario
 
 

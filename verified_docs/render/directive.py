@@ -79,26 +79,29 @@ _FENCE = re.compile(r"^[ \t]*(?P<mark>`{3,}|~{3,})(?P<info>.*)$")
 MARKER_ATTRIBUTE = "data-vd-directive"
 
 
+def _fence_toggle(line: str, fence: str | None) -> tuple[bool, str | None]:
+    """Whether ``line`` opens or closes a code fence, given the mark of the fence open before
+    it (None outside a fence), and the mark of the fence open after it. An opening backtick
+    fence has no backtick in its info string; a closing one has no info and at least as many
+    of the same character."""
+    f = _FENCE.match(line)
+    if f:
+        mark, info = f.group("mark"), f.group("info")
+        if fence is None and not (mark[0] == "`" and "`" in info):
+            return True, mark
+        if fence is not None and mark[0] == fence[0] and len(mark) >= len(fence) and not info.strip():
+            return True, None
+    return False, fence
+
+
 def fenced_lines(markdown: str) -> list[bool]:
     """For each line of ``markdown`` (``splitlines()``), whether it is a code fence's opening or
-    closing line or lies inside a fence, by the same rules as :func:`find_directives` (an
-    opening backtick fence has no backtick in its info string; a closing one has no info and
-    at least as many of the same character)."""
+    closing line or lies inside a fence, by the same rules as :func:`find_directives`."""
     out: list[bool] = []
     fence: str | None = None
     for line in markdown.splitlines():
-        f = _FENCE.match(line)
-        if f:
-            mark, info = f.group("mark"), f.group("info")
-            if fence is None and not (mark[0] == "`" and "`" in info):
-                fence = mark
-                out.append(True)
-                continue
-            if fence is not None and mark[0] == fence[0] and len(mark) >= len(fence) and not info.strip():
-                fence = None
-                out.append(True)
-                continue
-        out.append(fence is not None)
+        toggled, fence = _fence_toggle(line, fence)
+        out.append(toggled or fence is not None)
     return out
 
 
@@ -135,80 +138,87 @@ def find_directives(markdown: str, page: Path, first_line: int = 1) -> list[Dire
     fence: tuple[str, int, str] | None = None  # (mark, line, opening line) of the open fence
     lines = markdown.splitlines()
     for number, line in enumerate(lines, start=first_line):
-        f = _FENCE.match(line)
-        if f:
-            mark, info = f.group("mark"), f.group("info")
-            if fence is None and not (mark[0] == "`" and "`" in info):
-                fence = (mark, number, line.strip())
-                continue
-            if fence is not None and mark[0] == fence[0][0] and len(mark) >= len(fence[0]) and not info.strip():
-                fence = None
-                continue
+        toggled, mark = _fence_toggle(line, fence[0] if fence else None)
+        if toggled:
+            fence = (mark, number, line.strip()) if mark else None
+            continue
         if fence is not None:
             continue
         m = DIRECTIVE.match(line)
-        if m is None:
-            if _NEAR_MISS.search(line):
-                raise SourceError.at(
-                    page,
-                    number,
-                    "malformed verified directive (it must be a line of its own: "
-                    '<!-- verified-example scenario="..." program="..." section="..." -->)',
-                    f"valid kinds: {', '.join('verified-' + k for k in REQUIRED)}",
-                )
-            continue
-        kind = m.group("kind")
-        attrs: dict[str, str] = {}
-        rest = m.group("attrs")
-        pos = 0
-        while pos < len(rest.rstrip()):
-            a = _ATTR.match(rest, pos)
-            if a is None:
-                raise SourceError.at(
-                    page,
-                    number,
-                    f"cannot read the directive's attributes from {rest[pos:].strip()!r}",
-                    'attributes look like name="value"',
-                )
-            if a.group("key") not in VALID[kind]:
-                raise SourceError.at(
-                    page, number, f"unknown attribute '{a.group('key')}'", f"valid attributes: {', '.join(VALID[kind])}"
-                )
-            attrs[a.group("key")] = a.group("value")
-            pos = a.end()
-        missing = [k for k in REQUIRED[kind] if not attrs.get(k)]
-        if missing:
-            raise SourceError.at(page, number, f"directive is missing {', '.join(missing)}")
-        output = attrs.get("output", "yes")
-        if output not in OUTPUT_CHOICES:
-            raise SourceError.at(page, number, f"output: expected one of {', '.join(OUTPUT_CHOICES)}, got {output!r}")
-        found.append(
-            Directive(
-                Location(page, number),
-                m.group("indent"),
-                attrs.get("scenario", ""),
-                attrs.get("program", ""),
-                attrs.get("section", ""),
-                output,
-                kind,
-                attrs.get("run", ""),
+        if m is not None:
+            found.append(_directive(m, page, number))
+        elif _NEAR_MISS.search(line):
+            raise SourceError.at(
+                page,
+                number,
+                "malformed verified directive (it must be a line of its own: "
+                '<!-- verified-example scenario="..." program="..." section="..." -->)',
+                f"valid kinds: {', '.join('verified-' + k for k in REQUIRED)}",
             )
-        )
     if fence is not None:
-        mark, number, opening = fence
-        swallowed = [
-            n for n, line in enumerate(lines[number - first_line + 1 :], start=number + 1) if DIRECTIVE.match(line)
-        ]
-        raise SourceError.at(
-            page,
-            number,
-            f"code fence {opening!r} is never closed: it swallows everything after it",
-            f"close it with a line holding {mark}"
-            + (
-                f"; it hides the verified directive(s) at line(s) {', '.join(map(str, swallowed))}" if swallowed else ""
-            ),
-        )
+        raise _unclosed(fence, lines[fence[1] - first_line + 1 :], page)
     return found
+
+
+def _attributes(kind: str, rest: str, page: Path, number: int) -> dict[str, str]:
+    """The attributes of a directive of ``kind`` at ``page:number`` from ``rest``, the text
+    after its kind. Raises :class:`SourceError` for text that is no attribute or an attribute
+    the kind does not take."""
+    attrs: dict[str, str] = {}
+    pos = 0
+    while pos < len(rest.rstrip()):
+        a = _ATTR.match(rest, pos)
+        if a is None:
+            raise SourceError.at(
+                page,
+                number,
+                f"cannot read the directive's attributes from {rest[pos:].strip()!r}",
+                'attributes look like name="value"',
+            )
+        if a.group("key") not in VALID[kind]:
+            raise SourceError.at(
+                page, number, f"unknown attribute '{a.group('key')}'", f"valid attributes: {', '.join(VALID[kind])}"
+            )
+        attrs[a.group("key")] = a.group("value")
+        pos = a.end()
+    return attrs
+
+
+def _directive(m: re.Match[str], page: Path, number: int) -> Directive:
+    """The directive ``m`` (a :data:`DIRECTIVE` match) found at ``page:number``. Raises
+    :class:`SourceError` for a bad attribute, a missing one or a bad ``output`` value."""
+    kind = m.group("kind")
+    attrs = _attributes(kind, m.group("attrs"), page, number)
+    missing = [k for k in REQUIRED[kind] if not attrs.get(k)]
+    if missing:
+        raise SourceError.at(page, number, f"directive is missing {', '.join(missing)}")
+    output = attrs.get("output", "yes")
+    if output not in OUTPUT_CHOICES:
+        raise SourceError.at(page, number, f"output: expected one of {', '.join(OUTPUT_CHOICES)}, got {output!r}")
+    return Directive(
+        Location(page, number),
+        m.group("indent"),
+        attrs.get("scenario", ""),
+        attrs.get("program", ""),
+        attrs.get("section", ""),
+        output,
+        kind,
+        attrs.get("run", ""),
+    )
+
+
+def _unclosed(fence: tuple[str, int, str], after: list[str], page: Path) -> SourceError:
+    """The error for ``fence`` (mark, line, opening line) never closed on ``page``, naming the
+    directives it swallows among the lines ``after`` it."""
+    mark, number, opening = fence
+    swallowed = [n for n, line in enumerate(after, start=number + 1) if DIRECTIVE.match(line)]
+    return SourceError.at(
+        page,
+        number,
+        f"code fence {opening!r} is never closed: it swallows everything after it",
+        f"close it with a line holding {mark}"
+        + (f"; it hides the verified directive(s) at line(s) {', '.join(map(str, swallowed))}" if swallowed else ""),
+    )
 
 
 def marker_value(directive: Directive) -> str:

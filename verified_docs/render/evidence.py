@@ -64,11 +64,23 @@ def sentences(e: Expect, output_shown: bool = False) -> tuple[str, ...]:
     """Each stated evidence item of ``e`` as one sentence, in a fixed order. With
     ``output_shown`` (the page shows this run's output, which equals what it printed), the
     lines it must have printed are one sentence instead of one each."""
+    out = _process_sentences(e) + _tool_sentences(e) + _run_sentences(e) + _output_sentences(e, output_shown)
+    return tuple(s[0].upper() + s[1:] + "." for s in out)
+
+
+def _process_sentences(e: Expect) -> list[str]:
+    """The program's exit code (when not 0) and how many requests the model received."""
     out = []
     if e.exit_code != 0:
         out.append(f"the program exits with code {e.exit_code}")
     if e.model_requests is not None:
         out.append(f"the model received {_count(e.model_requests, 'request')}")
+    return out
+
+
+def _tool_sentences(e: Expect) -> list[str]:
+    """What the tools ran, got as ``ctx.answer``, suspended with and read, and ``wait_for``'s calls."""
+    out = []
     if e.tool_runs is not None:
         runs = [
             f"{code(name)} never ran" if n == 0 else f"{code(name)} ran {_times(n)}" for name, n in e.tool_runs.items()
@@ -92,6 +104,13 @@ def sentences(e: Expect, output_shown: bool = False) -> tuple[str, ...]:
             if e.wait_for_calls == 0
             else f"`wait_for` was called {_times(e.wait_for_calls)}"
         )
+    return out
+
+
+def _run_sentences(e: Expect) -> list[str]:
+    """What happened in order, the tool metric events, what the model was shown, whether the
+    transcript was balanced, and the run statuses."""
+    out = []
     if e.sequence is not None:
         out.append("what happened, in order: " + " → ".join(code(x) for x in e.sequence))
     if e.tool_metrics is not None:
@@ -112,12 +131,15 @@ def sentences(e: Expect, output_shown: bool = False) -> tuple[str, ...]:
         out.append("at least one request carried a tool call without its tool result (a strict provider refuses it)")
     if e.run_statuses is not None:
         out.append("run status: " + (", ".join(code(s) for s in e.run_statuses) or "no run finished"))
+    return out
+
+
+def _output_sentences(e: Expect, output_shown: bool) -> list[str]:
+    """The lines the program must have printed: one sentence each, or one for them all when
+    ``output_shown``."""
     if output_shown and e.stdout_contains:
-        out.append(f"it printed the output shown on this page, {_count(len(e.stdout_contains), 'named line')} included")
-    else:
-        for text in e.stdout_contains:
-            out.append(f"the program printed {code(one_line(text))}")
-    return tuple(s[0].upper() + s[1:] + "." for s in out)
+        return [f"it printed the output shown on this page, {_count(len(e.stdout_contains), 'named line')} included"]
+    return [f"the program printed {code(one_line(text))}" for text in e.stdout_contains]
 
 
 def render_evidence(
@@ -138,33 +160,16 @@ def render_evidence(
     Raises :class:`SourceError` at the directive for an unknown scenario, or one whose programs
     the ledger does not vouch for as they are (:meth:`~verified_docs.ledger.Ledger.doubt`).
     """
-    scenario = find_scenario(scenarios, directive.scenario, directive.where)
-    runs = []
-    for run in scenario.runs:
-        for program in run.programs.values():
-            rel = program.path.resolve().relative_to(root.resolve()).as_posix()
-            doubt = ledger.doubt(rel, program.path, scenario_file=scenario.folder / "scenario.yaml")
-            if doubt not in (None, SCENARIO_CHANGED):
-                raise SourceError(
-                    Problem(directive.where, f"{rel} {doubt} in this build; its evidence cannot be shown")
-                )
-            if doubt == SCENARIO_CHANGED:
-                raise SourceError(
-                    Problem(
-                        directive.where,
-                        f"{scenario.name}/scenario.yaml changed after it was verified; its evidence cannot be shown",
-                        ("run `nox -s docs`, which verifies every example before building",),
-                    )
-                )
-        names = ", ".join(sorted({p.path.name for p in run.programs.values()}))
-        runs.append(
-            RunEvidence(
-                f"{run.name} ({names})",
-                run.args,
-                sentences(run.expect, run.name in shown_runs),
-                evidence_anchor(scenario.name, run.name),
-            )
+    scenario = _verified_scenario(directive, scenarios, ledger, root)
+    runs = [
+        RunEvidence(
+            f"{run.name} ({', '.join(sorted({p.path.name for p in run.programs.values()}))})",
+            run.args,
+            sentences(run.expect, run.name in shown_runs),
+            evidence_anchor(scenario.name, run.name),
         )
+        for run in scenario.runs
+    ]
     since = None
     if matrix is not None and scenario.name in matrix.scenarios:
         since = matrix.since_sentence(scenario.name)
@@ -188,6 +193,30 @@ def render_evidence(
             else None
         ),
     )
+
+
+def _verified_scenario(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger, root: Path) -> Scenario:
+    """The scenario ``directive`` names, every program of every run of it verified green in
+    this build from its scenario.yaml as it is now. Raises :class:`SourceError` at the
+    directive otherwise."""
+    scenario = find_scenario(scenarios, directive.scenario, directive.where)
+    for run in scenario.runs:
+        for program in run.programs.values():
+            rel = program.path.resolve().relative_to(root.resolve()).as_posix()
+            doubt = ledger.doubt(rel, program.path, scenario_file=scenario.folder / "scenario.yaml")
+            if doubt not in (None, SCENARIO_CHANGED):
+                raise SourceError(
+                    Problem(directive.where, f"{rel} {doubt} in this build; its evidence cannot be shown")
+                )
+            if doubt == SCENARIO_CHANGED:
+                raise SourceError(
+                    Problem(
+                        directive.where,
+                        f"{scenario.name}/scenario.yaml changed after it was verified; its evidence cannot be shown",
+                        ("run `nox -s docs`, which verifies every example before building",),
+                    )
+                )
+    return scenario
 
 
 def reader_runs(scenario: Scenario) -> tuple[tuple[str, str], ...]:

@@ -29,11 +29,13 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from verified_docs import ledger as ledger_mod
-from verified_docs.errors import SourceError
+from verified_docs.errors import Problem, SourceError
 from verified_docs.files import write_atomic
-from verified_docs.render import claims as claims_mod
 from verified_docs.render import release_matrix as matrix_mod
 from verified_docs.render import vendor
+from verified_docs.render.claim_context import Context, scan_site
+from verified_docs.render.claim_source import installed_toolnexus, render_sources
+from verified_docs.render.claims import leftover_claims, render_claims
 from verified_docs.render.contract import render_contract
 from verified_docs.render.diagram import render_diagrams
 from verified_docs.render.directive import find_directives, pages_by_scenario
@@ -135,7 +137,7 @@ class Renderer:
     mermaid: tuple[Path, Path]
     titles: dict[str, str]
     _coverage: Any = field(default=None, repr=False)
-    _claims: Any = field(default=None, repr=False)
+    _claims: Context | None = field(default=None, repr=False)
     _pages: Any = field(default=None, repr=False)
 
     @classmethod
@@ -167,16 +169,16 @@ class Renderer:
             self._coverage = coverage(rules, list(self.scenarios.values()), self.pages_by_scenario())
         return self._coverage
 
-    def claims(self) -> claims_mod.Context:
+    def claims(self) -> Context:
         # It reads every page (for the evidence boxes, the matrix and the source claims) and
         # finds the installed toolnexus.
         if self._claims is None:
             try:
-                package, version = claims_mod.installed_toolnexus()
+                package, version = installed_toolnexus()
             except FileNotFoundError as e:
                 raise SourceError.at(self.root / "pyproject.toml", 0, str(e)) from None
-            self._claims = claims_mod.Context(
-                self.scenarios, self.ledger, self.root, self.matrix, claims_mod.scan_site(self.docs), package, version
+            self._claims = Context(
+                self.scenarios, self.ledger, self.root, self.matrix, scan_site(self.docs), package, version
             )
         return self._claims
 
@@ -189,7 +191,7 @@ class Renderer:
         source = markdown
         # Claims first: their replacement keeps every line where it was, so the directives'
         # line numbers still name the page as written.
-        markdown = claims_mod.render_claims(markdown, page, src_uri, self.claims())
+        markdown = render_claims(markdown, page, src_uri, self.claims())
         lines = markdown.splitlines(keepends=True)
         directives = find_directives(markdown, page, first_line)
         examples = {d: resolve(d, self.scenarios, self.ledger, self.root) for d in directives if d.kind == "example"}
@@ -216,11 +218,11 @@ class Renderer:
             elif d.kind == "diagram":
                 lines[i] = render_diagrams(d, self.scenarios, self.ledger, self.root)
             elif d.kind == "sources":
-                lines[i] = claims_mod.render_sources(d, src_uri, self.claims(), self.titles)
+                lines[i] = render_sources(d, src_uri, self.claims(), self.titles)
             else:
                 lines[i] = render_example(examples[d], src_uri)
         rendered = "".join(lines)
-        left = claims_mod.leftover_claims(rendered, page, source)
+        left = leftover_claims(rendered, page, source)
         if left:
             raise SourceError(*left)
         return rendered
@@ -295,6 +297,51 @@ def generated_config(config: Any, root: Path, docs_dir: Path, site_dir: Path, co
     return config, edit_links
 
 
+def _rendered_docs(renderer: Renderer, docs: Path, out_docs: Path) -> tuple[dict[Path, bytes | Path], list[str]]:
+    """What ``out_docs`` must hold (path -> its bytes, or the file to copy them from): every
+    page of ``docs`` rendered, every other file of it, and the files the site publishes; and
+    the pages rendered (posix, below ``docs``). Raises :class:`SourceError` with every problem
+    of every page."""
+    wanted: dict[Path, bytes | Path] = {}
+    pages: list[str] = []
+    problems: list[Problem] = []
+    for path in sorted(p for p in docs.rglob("*") if p.is_file()):
+        rel = path.relative_to(docs).as_posix()
+        if path.suffix != ".md":
+            wanted[out_docs / rel] = path
+            continue
+        try:
+            text = renderer.render_page(path.read_text(encoding="utf-8-sig"), path, rel)
+        except SourceError as e:
+            problems += e.problems
+            continue
+        wanted[out_docs / rel] = text.encode("utf-8")
+        pages.append(rel)
+    if problems:
+        raise SourceError(*problems)
+    for site_path, source in renderer.published_files():
+        wanted[out_docs / site_path] = source
+    return wanted, pages
+
+
+def _write_tree(wanted: dict[Path, bytes | Path], out_docs: Path) -> tuple[int, int]:
+    """Make ``out_docs`` hold exactly ``wanted`` (see :func:`_rendered_docs`): write each file
+    whose bytes differ, remove files of an earlier render and the folders left empty. Returns
+    (files written, files removed)."""
+    written = 0
+    for target, content in wanted.items():
+        written += _put(target, content if isinstance(content, bytes) else content.read_bytes())
+    removed = 0
+    if out_docs.is_dir():
+        for path in sorted(out_docs.rglob("*"), reverse=True):
+            if path.is_file() and path not in wanted:
+                path.unlink()
+                removed += 1
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+    return written, removed
+
+
 def render_tree(
     root: Path, ledger_path: Path, out_dir: Path, site_dir: Path, config_path: Path | None = None
 ) -> RenderedTree:
@@ -317,35 +364,8 @@ def render_tree(
     if out_docs == docs or docs in out_docs.parents or out_docs in docs.parents:
         raise ValueError(f"{out_docs}: the rendered tree may not overlap {docs}, which is written by hand")
     renderer = Renderer.load(root, ledger_path, docs, nav_titles(config, docs))
-    wanted: dict[Path, bytes | Path] = {}
-    pages, problems = [], []
-    for path in sorted(p for p in docs.rglob("*") if p.is_file()):
-        rel = path.relative_to(docs).as_posix()
-        if path.suffix != ".md":
-            wanted[out_docs / rel] = path
-            continue
-        try:
-            text = renderer.render_page(path.read_text(encoding="utf-8-sig"), path, rel)
-        except SourceError as e:
-            problems += e.problems
-            continue
-        wanted[out_docs / rel] = text.encode("utf-8")
-        pages.append(rel)
-    if problems:
-        raise SourceError(*problems)
-    for site_path, source in renderer.published_files():
-        wanted[out_docs / site_path] = source
-    written = 0
-    for target, content in wanted.items():
-        written += _put(target, content if isinstance(content, bytes) else content.read_bytes())
-    removed = 0
-    if out_docs.is_dir():
-        for path in sorted(out_docs.rglob("*"), reverse=True):
-            if path.is_file() and path not in wanted:
-                path.unlink()
-                removed += 1
-            elif path.is_dir() and not any(path.iterdir()):
-                path.rmdir()
+    wanted, pages = _rendered_docs(renderer, docs, out_docs)
+    written, removed = _write_tree(wanted, out_docs)
     site_dir = Path(site_dir).resolve()
     if out_dir not in site_dir.parents:
         raise ValueError(f"{site_dir}: the site must be built inside {out_dir} (Zensical builds only there)")

@@ -11,7 +11,7 @@ from verified_docs.ledger import CHANGED, Ledger, fingerprint, sha256_file
 from verified_docs.render.directive import Directive
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.scenario.load import find_scenario
-from verified_docs.scenario.records import Program, Scenario
+from verified_docs.scenario.records import Program, Run, Scenario
 from verified_docs.scenario.sections import WHOLE, Section, get_section, program_view
 
 
@@ -67,19 +67,30 @@ def resolve(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger
     section is unknown (listing the valid names), when the section is malformed, or when the
     ledger does not show this exact program, section and golden output passing in this build.
     """
-    where = directive.where
-    scenario = find_scenario(scenarios, directive.scenario, where)
+    scenario = find_scenario(scenarios, directive.scenario, directive.where)
     support = [p for p in scenario.support if p.path.stem == directive.program]
     if support:
         if directive.output != "no":
             raise SourceError(
                 Problem(
-                    where,
+                    directive.where,
                     f"'{directive.program}' is a support file of '{scenario.name}'; it prints "
                     'nothing of its own, so use output="no"',
                 )
             )
         return Example(directive, tuple(_tab(p, directive, ledger, root, None) for p in support), ledger.toolnexus)
+    run = _run_shown(directive, scenario)
+    programs = {lang: p for lang, p in run.programs.items() if p.path.stem == directive.program}
+    tabs = [_tab(programs[lang], directive, ledger, root, run.name) for lang in LANGUAGES if lang in programs]
+    return Example(directive, tuple(tabs), ledger.toolnexus, run.name)
+
+
+def _run_shown(directive: Directive, scenario: Scenario) -> Run:
+    """The run of ``scenario`` whose ``directive.program`` the example shows: the one named by
+    ``run=``, else the first one running it (the only one, unless the output is hidden). Raises :class:`SourceError` at the directive for a
+    program no run runs, a run that does not run it, or several runs and no ``run=`` while the
+    output is shown."""
+    where = directive.where
     runs = [run for run in scenario.runs if any(p.path.stem == directive.program for p in run.programs.values())]
     if not runs:
         stems = sorted(
@@ -112,10 +123,7 @@ def resolve(directive: Directive, scenarios: dict[str, Scenario], ledger: Ledger
                 (f"valid runs: {', '.join(names)}",),
             )
         )
-    run = runs[0]
-    programs = {lang: p for lang, p in run.programs.items() if p.path.stem == directive.program}
-    tabs = [_tab(programs[lang], directive, ledger, root, run.name) for lang in LANGUAGES if lang in programs]
-    return Example(directive, tuple(tabs), ledger.toolnexus, run.name)
+    return runs[0]
 
 
 def _tab(program: Program, directive: Directive, ledger: Ledger, root: Path, run_name: str | None) -> Tab:

@@ -72,7 +72,7 @@ class VendorError(VerifiedDocsError):
 
 
 def _download(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310: a pinned https URL
+    with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 (a pinned https URL)
         return response.read()
 
 

@@ -13,6 +13,7 @@ What we need on top of ``http.server`` is a long poll and two insertions, below.
 
 from __future__ import annotations
 
+import functools
 import html
 import http.server
 import json
@@ -22,6 +23,7 @@ import time
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 RELOAD_PATH = "/.verified-docs/reload"
 STATE_PATH = "/.verified-docs/state"
@@ -177,66 +179,85 @@ class LoopState:
 def make_server(site: Path, state: LoopState, host: str, port: int) -> http.server.ThreadingHTTPServer:
     """A server (not started) for ``site`` on ``host:port`` (``port`` 0: a free one; read it
     from ``server.server_address``). Raises ``OSError`` when the address is taken."""
-    site = Path(site)
-
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, directory=str(site), **kwargs)
-
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
-            pass  # a request log would bury the verification reports
-
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-            url = urllib.parse.urlsplit(self.path)
-            if url.path == RELOAD_PATH:
-                query = urllib.parse.parse_qs(url.query)
-                try:
-                    since = int(query.get("epoch", ["-1"])[0])
-                except ValueError:
-                    since = -1
-                return self._send(str(state.wait_newer(since, POLL_S)).encode(), "text/plain")
-            if url.path == STATE_PATH:
-                return self._send(json.dumps(state.snapshot()).encode(), "application/json")
-            state.wait_idle(BUSY_WAIT_S)
-            path = Path(self.translate_path(url.path))
-            if path.is_dir():
-                if not url.path.endswith("/"):
-                    return super().do_GET()  # the base class redirects to the folder's '/'
-                path = path / "index.html"
-            # A missing page (no file, and a folder-like or .html path) gets the 404 page, banner included.
-            if path.suffix != ".html" and (path.exists() or not (url.path.endswith("/") or not path.suffix)):
-                return super().do_GET()
-            epoch, headline = state.epoch, state.headline()
-            status = 200
-            try:
-                page = path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                missing = site / "404.html"
-                if missing.is_file():
-                    status, page = 404, missing.read_text(encoding="utf-8", errors="replace")
-                elif headline is not None:  # nothing has passed yet: the report is the page
-                    return self._send(
-                        report_page(state.report() or "(verifying)", headline, epoch).encode("utf-8"),
-                        "text/html; charset=utf-8",
-                        503,
-                    )
-                else:
-                    return super().do_GET()
-            page = with_reload(page, epoch)
-            if headline is not None:
-                page = with_banner(page, state.report() or "(verifying)", headline)
-            self._send(page.encode("utf-8"), "text/html; charset=utf-8", status)
-
-        def _send(self, body: bytes, kind: str, status: int = 200) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
-
     # Its request threads are daemons: an open page's long poll does not keep the process alive.
-    return _Server((host, port), Handler)
+    return _Server((host, port), functools.partial(_Handler, site=Path(site), state=state))
+
+
+def _epoch_asked(query: str) -> int:
+    """The ``epoch`` of a reload request's query string; -1 when it is missing or no number."""
+    try:
+        return int(urllib.parse.parse_qs(query).get("epoch", ["-1"])[0])
+    except ValueError:
+        return -1
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves ``site`` as the base class does, answers the reload long poll and the state, and
+    adds the reload script and, while ``state`` has a headline, the banner to every page."""
+
+    def __init__(self, *args: Any, site: Path, state: LoopState, **kwargs: Any) -> None:
+        self.site, self.state = site, state  # before the base class, which handles the request
+        super().__init__(*args, directory=str(site), **kwargs)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
+        pass  # a request log would bury the verification reports
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        url = urllib.parse.urlsplit(self.path)
+        if url.path == RELOAD_PATH:
+            return self._send(str(self.state.wait_newer(_epoch_asked(url.query), POLL_S)).encode(), "text/plain")
+        if url.path == STATE_PATH:
+            return self._send(json.dumps(self.state.snapshot()).encode(), "application/json")
+        self.state.wait_idle(BUSY_WAIT_S)
+        path = self._page_path(url.path)
+        if path is None:
+            return super().do_GET()
+        self._send_page(path)
+
+    def _page_path(self, url_path: str) -> Path | None:
+        """The HTML file ``url_path`` asks for (it may not exist), or None for what the base
+        class serves as it is (another file, or a folder without its '/', which it redirects)."""
+        path = Path(self.translate_path(url_path))
+        if path.is_dir():
+            if not url_path.endswith("/"):
+                return None
+            path = path / "index.html"
+        # A missing page (no file, and a folder-like or .html path) gets the 404 page, banner included.
+        if path.suffix != ".html" and (path.exists() or not (url_path.endswith("/") or not path.suffix)):
+            return None
+        return path
+
+    def _send_page(self, path: Path) -> None:
+        """``path`` (else the site's 404 page, else the report page) with the reload script and
+        the banner while there is a headline."""
+        epoch, headline = self.state.epoch, self.state.headline()
+        status = 200
+        try:
+            page = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            missing = self.site / "404.html"
+            if missing.is_file():
+                status, page = 404, missing.read_text(encoding="utf-8", errors="replace")
+            elif headline is not None:  # nothing has passed yet: the report is the page
+                return self._send(
+                    report_page(self.state.report() or "(verifying)", headline, epoch).encode("utf-8"),
+                    "text/html; charset=utf-8",
+                    503,
+                )
+            else:
+                return super().do_GET()
+        page = with_reload(page, epoch)
+        if headline is not None:
+            page = with_banner(page, self.state.report() or "(verifying)", headline)
+        self._send(page.encode("utf-8"), "text/html; charset=utf-8", status)
+
+    def _send(self, body: bytes, kind: str, status: int = 200) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
 
 
 class _Server(http.server.ThreadingHTTPServer):
@@ -252,6 +273,8 @@ class _Server(http.server.ThreadingHTTPServer):
 def url_of(server: http.server.ThreadingHTTPServer) -> str:
     """``http://host:port/`` of a bound server."""
     host, port = server.server_address[:2]
+    if isinstance(host, bytes):  # typeshed allows it for other families; AF_INET gives a str
+        host = host.decode()
     return f"http://{host}:{port}/"
 
 

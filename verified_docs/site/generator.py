@@ -8,6 +8,7 @@ in a process of its own (its version is pinned once, in pyproject.toml's ``zensi
 it needs ``docs_dir`` and ``site_dir`` inside the folder of its configuration file, given as
 relative paths (0.0.73 panics on absolute ones), which the generated configuration does.
 """
+
 from __future__ import annotations
 
 import logging
@@ -67,9 +68,13 @@ def _mkdocs(config: Path, site_dir: Path, strict: bool) -> None:
 
 def _zensical(config: Path, site_dir: Path, strict: bool) -> None:  # noqa: ARG001 (the configuration names it)
     try:
-        done = subprocess.run([sys.executable, "-m", "zensical", "build", *(["--strict"] if strict else []),
-                               "-f", str(config)],
-                              cwd=config.parent, capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-m", "zensical", "build", *(["--strict"] if strict else []), "-f", str(config)],
+            cwd=config.parent,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     except subprocess.TimeoutExpired:
         raise GeneratorFailed("zensical build --strict did not finish in 600 s") from None
     output = (done.stdout + done.stderr).strip()
@@ -77,8 +82,10 @@ def _zensical(config: Path, site_dir: Path, strict: bool) -> None:  # noqa: ARG0
         print(output, file=sys.stderr)
     if done.returncode != 0:
         if "No module named zensical" in output:
-            raise GeneratorFailed("zensical is not installed in this environment: pip install -e '.[zensical]' "
-                                  "(nox -s docs -- --generator zensical installs it)")
+            raise GeneratorFailed(
+                "zensical is not installed in this environment: pip install -e '.[zensical]' "
+                "(nox -s docs -- --generator zensical installs it)"
+            )
         raise GeneratorFailed(f"zensical build --strict failed (exit {done.returncode})")
 
 
@@ -90,15 +97,21 @@ def main(argv: list[str] | None = None) -> int:
 
     from verified_docs.render.pages import load_config
 
-    parser = argparse.ArgumentParser(prog="python -m verified_docs.site.generator", description=main.__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m verified_docs.site.generator", description=(main.__doc__ or "").partition("\n")[0]
+    )
     parser.add_argument("generator", choices=GENERATORS)
     parser.add_argument("config", type=Path)
     parser.add_argument("--no-strict", action="store_true", help="do not stop on warnings (for tests of the guard)")
     args = parser.parse_args(argv)
     config = args.config.resolve()
     try:
-        build(args.generator, config, config.parent / str(load_config(config).get("site_dir", "site")),
-              strict=not args.no_strict)
+        build(
+            args.generator,
+            config,
+            config.parent / str(load_config(config).get("site_dir", "site")),
+            strict=not args.no_strict,
+        )
     except GeneratorFailed as e:
         print(e, file=sys.stderr)
         return 1

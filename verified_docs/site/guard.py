@@ -11,116 +11,35 @@ carry in the HTML (:func:`verified_docs.render.directive.marker`), so a directiv
 an invisible comment by a generator fed docs/ as written, swallowed by an unclosed fence or raw
 HTML) fails at its page and line whichever generator built the site.
 """
+
 from __future__ import annotations
 
 import hashlib
-
 import html
 import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from html.parser import HTMLParser
 from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from verified_docs.errors import Location, Problem, SourceError
+from verified_docs.ledger import fingerprint
+from verified_docs.render.directive import MARKER_ATTRIBUTE, Directive, find_directives, marker_value
 from verified_docs.render.tabs import SOURCE_DIR
 from verified_docs.run.languages import LANGUAGES
-from verified_docs.render.directive import MARKER_ATTRIBUTE, Directive, find_directives, marker_value
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.files import write_atomic
 from verified_docs.ledger import fingerprint
+from verified_docs.render.directive import MARKER_ATTRIBUTE, Directive, find_directives, marker_value
+from verified_docs.site.built_html import CodeBlock, code_blocks, parse_page
 
 PYTHON_FENCES = ("py", "python", "python3")
 
 
 _TAB_LABELS = re.compile(r'<div class="tabbed-labels">(.*?)</div>', re.S)
 _LABEL = re.compile(r"<label[^>]*>(.*?)</label>", re.S)
-
-
-@dataclass(frozen=True)
-class CodeBlock:
-    """The text of one ``<pre>`` in a built page; ``index`` is 1-based within the page."""
-
-    page: Path
-    index: int
-    text: str
-
-
-# Elements that never have an end tag, so never stay open around a marker.
-_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-
-
-@dataclass(frozen=True)
-class ParsedPage:
-    """What the guard reads from one HTML page: the text of each ``<pre>``, in order, and each
-    directive marker's value with the tags and classes of the elements around it."""
-
-    blocks: tuple[str, ...]
-    markers: tuple[tuple[str, frozenset[tuple[str, str]]], ...]
-
-
-class _PageParser(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.depth = 0
-        self.current: list[str] = []
-        self.blocks: list[str] = []
-        self.open: list[tuple[str, frozenset[str]]] = []
-        self.markers: list[tuple[str, frozenset[tuple[str, str]]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = self._note(attrs)
-        if tag == "pre":
-            self.depth += 1
-        if tag not in _VOID:
-            self.open.append((tag, frozenset((values.get("class") or "").split())))
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._note(attrs)  # <x/>: nothing left open
-
-    def _note(self, attrs: list[tuple[str, str | None]]) -> dict[str, str | None]:
-        values = dict(attrs)
-        if values.get(MARKER_ATTRIBUTE):
-            around = {("tag", t) for t, _ in self.open} | {("class", c) for _, cs in self.open for c in cs}
-            self.markers.append((str(values[MARKER_ATTRIBUTE]), frozenset(around)))
-        return values
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "pre" and self.depth:
-            self.depth -= 1
-            if not self.depth:
-                self.blocks.append("".join(self.current))
-                self.current = []
-        # Close up to the innermost open element of this name (as browsers treat elements left
-        # open); a stray end tag closes nothing.
-        for i in range(len(self.open) - 1, -1, -1):
-            if self.open[i][0] == tag:
-                del self.open[i:]
-                return
-
-    def handle_data(self, data: str) -> None:
-        if self.depth:
-            self.current.append(data)
-
-
-@lru_cache(maxsize=256)
-def parse_page(html_text: str) -> ParsedPage:
-    """Parse one page (memoised by its text: both checks of a guard run read every page)."""
-    parser = _PageParser()
-    parser.feed(html_text)
-    parser.close()
-    return ParsedPage(tuple(parser.blocks), tuple(parser.markers))
-
-
-def code_blocks(site: Path) -> list[CodeBlock]:
-    """Every ``<pre>`` block of every HTML page under ``site``, in page order."""
-    blocks = []
-    for page in sorted(Path(site).rglob("*.html")):
-        parsed = parse_page(page.read_text(encoding="utf-8"))
-        blocks += [CodeBlock(page, i, text) for i, text in enumerate(parsed.blocks, start=1)]
-    return blocks
 
 
 @dataclass(frozen=True)
@@ -196,7 +115,9 @@ def _tab_sets(site: Path) -> list[tuple[Path, int, list[str]]]:
     out = []
     for page in sorted(Path(site).rglob("*.html")):
         for i, labels_html in enumerate(_TAB_LABELS.findall(page.read_text(encoding="utf-8")), start=1):
-            out.append((page, i, [html.unescape(re.sub(r"<[^>]+>", "", x)).strip() for x in _LABEL.findall(labels_html)]))
+            out.append(
+                (page, i, [html.unescape(re.sub(r"<[^>]+>", "", x)).strip() for x in _LABEL.findall(labels_html)])
+            )
     return out
 
 
@@ -205,19 +126,27 @@ def linked_label_problems(site: Path, language_labels: frozenset[str]) -> list[P
     text (``content.tabs.link``), so only language tabs may share labels: a set that is not
     about languages (inline versus durable, say) needs labels no other set uses, and a set may
     not mix language and other labels (half of it would follow the reader's language)."""
-    problems, first_use = [], {}
+    problems: list[Problem] = []
+    first_use: dict[str, str] = {}  # label -> the tab set that used it first
     for page, i, labels in _tab_sets(site):
         where = f"{page.relative_to(site).as_posix()} tab set #{i}"
         languages = [x for x in labels if x in language_labels]
         if languages and len(languages) != len(labels):
-            problems.append(Problem(Location(page), f"{where} mixes language tabs with {sorted(set(labels) - set(languages))}"))
+            problems.append(
+                Problem(Location(page), f"{where} mixes language tabs with {sorted(set(labels) - set(languages))}")
+            )
             continue
         if languages:
             continue
         for label in dict.fromkeys(labels):
             if label in first_use:
-                problems.append(Problem(Location(page), f"{where} reuses the label {label!r} of {first_use[label]}; "
-                                                        "Material would switch both sets together"))
+                problems.append(
+                    Problem(
+                        Location(page),
+                        f"{where} reuses the label {label!r} of {first_use[label]}; "
+                        "Material would switch both sets together",
+                    )
+                )
             else:
                 first_use[label] = where
     return problems
@@ -230,8 +159,13 @@ def duplicate_tab_labels(site: Path) -> list[Problem]:
     for page, i, labels in _tab_sets(site):
         repeated = sorted({x for x in labels if labels.count(x) > 1})
         if repeated:
-            out.append(Problem(Location(page), f"tab set #{i} has several tabs labelled {', '.join(repeated)}; "
-                                               "only the first can be seen (two examples merged?)"))
+            out.append(
+                Problem(
+                    Location(page),
+                    f"tab set #{i} has several tabs labelled {', '.join(repeated)}; "
+                    "only the first can be seen (two examples merged?)",
+                )
+            )
     return out
 
 
@@ -260,10 +194,14 @@ def check_site(site: Path, docs: Path, verified: set[str], executed: set[tuple[s
             why = "Python fence was not executed in this run (deselected, failed, or marked notest)"
         else:
             where = _where(site, docs, block)
-            why = ("not a verified snippet section or output, nor a fence pytest-markdown-docs executed "
-                   "(a hand-written block, a fence nested in a tab or admonition, or an unclosed section?)")
+            why = (
+                "not a verified snippet section or output, nor a fence pytest-markdown-docs executed "
+                "(a hand-written block, a fence nested in a tab or admonition, or an unclosed section?)"
+            )
         built = block.page.relative_to(site).as_posix()
-        problems.append(Problem(where, f"code block #{block.index} of {built}: {why}", tuple(f"| {line}" for line in first)))
+        problems.append(
+            Problem(where, f"code block #{block.index} of {built}: {why}", tuple(f"| {line}" for line in first))
+        )
     language_labels = frozenset(language.display for language in LANGUAGES.values())
     return problems + duplicate_tab_labels(site) + linked_label_problems(site, language_labels), len(blocks)
 
@@ -281,10 +219,14 @@ def unrendered_claims(site: Path, docs: Path) -> list[Problem]:
         source = page.read_text(encoding="utf-8").splitlines()
         for comment in left:
             line = next((n for n, text in enumerate(source, start=1) if comment in text), None)
-            problems.append(Problem(Location(page, line) if line else Location(built),
-                                    f"a claim came out of {built.relative_to(site).as_posix()} unrendered: no link, "
-                                    "and its evidence was not checked (inside a code span the renderer saw?)",
-                                    (comment[:200],)))
+            problems.append(
+                Problem(
+                    Location(page, line) if line else Location(built),
+                    f"a claim came out of {built.relative_to(site).as_posix()} unrendered: no link, "
+                    "and its evidence was not checked (inside a code span the renderer saw?)",
+                    (comment[:200],),
+                )
+            )
     return problems
 
 
@@ -297,7 +239,9 @@ def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         rel = path.relative_to(folder).as_posix()
         if passed_sha256.get(rel) != hashlib.sha256(path.read_bytes()).hexdigest():
-            why = "was not verified green in this build" if rel not in passed_sha256 else "differs from the verified file"
+            why = (
+                "was not verified green in this build" if rel not in passed_sha256 else "differs from the verified file"
+            )
             problems.append(Problem(Location(path), f"published program {rel} {why}"))
     return problems
 
@@ -306,9 +250,15 @@ def published_source_problems(site: Path, passed_sha256: dict[str, str]) -> list
 # wrapper (div.vd-example, around its tabs or its one code block), a collapsed admonition
 # (details), a table. Outside it, the marker came out but the block did
 # not (it was swallowed into raw HTML, say). A kind not listed needs only its marker.
-CONTAINERS = {"example": ("class", "vd-example"), "evidence": ("tag", "details"),
-              "contract": ("tag", "table"), "matrix": ("tag", "table"), "sources": ("tag", "p"),
-              "install": ("tag", "p"), "diagram": ("class", "verified-diagram")}
+CONTAINERS = {
+    "example": ("class", "vd-example"),
+    "evidence": ("tag", "details"),
+    "contract": ("tag", "table"),
+    "matrix": ("tag", "table"),
+    "sources": ("tag", "p"),
+    "install": ("tag", "p"),
+    "diagram": ("class", "verified-diagram"),
+}
 
 
 def built_page(site: Path, docs: Path, md: Path) -> Path | None:
@@ -348,8 +298,12 @@ def directive_problems(site: Path, docs: Path) -> list[Problem]:
         page = built_page(site, docs, md)
         if page is None:
             if directives:
-                problems.append(Problem(directives[0].where, f"{_kind_name(directives[0])} did not come out: "
-                                                             f"the page was not built into {site}"))
+                problems.append(
+                    Problem(
+                        directives[0].where,
+                        f"{_kind_name(directives[0])} did not come out: the page was not built into {site}",
+                    )
+                )
             continue
         found: dict[str, frozenset[tuple[str, str]]] = {}
         for value, around in parse_page(page.read_text(encoding="utf-8")).markers:
@@ -362,17 +316,28 @@ def directive_problems(site: Path, docs: Path) -> list[Problem]:
             d = missing[0]
             value = marker_value(d)
             if not found:
-                why = (f"none of the page's {len(directives)} directive(s) did (no {MARKER_ATTRIBUTE} marker at all: "
-                       "was the page built from docs/ as written, without the render stage?)")
+                why = (
+                    f"none of the page's {len(directives)} directive(s) did (no {MARKER_ATTRIBUTE} marker at all: "
+                    "was the page built from docs/ as written, without the render stage?)"
+                )
             elif value in found:
                 what, name = CONTAINERS[d.kind]  # only a kind with a container can be misplaced
-                why = (f"its marker is not inside a {'<' + name + '>' if what == 'tag' else name + ' element'}, "
-                       f"so the block did not; {len(came_out)} of the page's {len(directives)} directive(s) did")
+                why = (
+                    f"its marker is not inside a {'<' + name + '>' if what == 'tag' else name + ' element'}, "
+                    f"so the block did not; {len(came_out)} of the page's {len(directives)} directive(s) did"
+                )
             else:
-                why = f"{len(came_out)} of the page's {len(directives)} directive(s) did; this is the first that did not"
+                why = (
+                    f"{len(came_out)} of the page's {len(directives)} directive(s) did; this is the first that did not"
+                )
             problems.append(Problem(d.where, f"{_kind_name(d)} did not come out in {built}: {why}"))
         for value in found:
             if value not in wanted:
-                problems.append(Problem(Location(page), f"marker {MARKER_ATTRIBUTE}=\"{value}\" matches "
-                                                        f"no directive of {md} (a stale page, or lines miscounted?)"))
+                problems.append(
+                    Problem(
+                        Location(page),
+                        f'marker {MARKER_ATTRIBUTE}="{value}" matches '
+                        f"no directive of {md} (a stale page, or lines miscounted?)",
+                    )
+                )
     return problems

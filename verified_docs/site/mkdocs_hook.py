@@ -9,6 +9,7 @@ files it publishes are added to MkDocs' files, so both ways give the same site. 
 ``build/verified-ledger.json``). A page that cannot be rendered fails the build at its page and
 line.
 """
+
 from __future__ import annotations
 
 import logging
@@ -20,10 +21,10 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from verified_docs import ledger as ledger_mod
+from verified_docs.errors import SourceError, annotate
 from verified_docs.render import vendor
 from verified_docs.render.directive import body_start
 from verified_docs.render.edit_link import resolve_edit_uri
-from verified_docs.errors import SourceError, annotate
 from verified_docs.render.pages import SNIPPETS, Renderer, load_config, nav_titles, snippet_base_paths
 
 _state: dict[str, Renderer] = {}

@@ -4,6 +4,7 @@ MkDocs dates the sitemap (``sitemap.xml``'s ``lastmod``, the ``sitemap.xml.gz`` 
 ``SOURCE_DATE_EPOCH`` when it is set, else with today's date; nothing else in the site depends
 on the clock. See https://reproducible-builds.org/specs/source-date-epoch/.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,8 +18,9 @@ def last_commit_time(root: Path) -> int | None:
     """The committer time of ``root``'s last commit, in seconds since the epoch, or None when
     ``root`` is not in a git checkout with a commit (or git is missing)."""
     try:
-        done = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%ct"], capture_output=True,
-                              text=True, timeout=30)
+        done = subprocess.run(
+            ["git", "-C", str(root), "log", "-1", "--format=%ct"], capture_output=True, text=True, timeout=30
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     value = done.stdout.strip()

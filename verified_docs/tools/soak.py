@@ -21,6 +21,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 PROCESS_SENSITIVE = [
     "tests/test_verify.py::test_hanging_program_is_killed_with_its_children_and_the_rest_reported",
@@ -64,7 +65,7 @@ def clone(root: Path, folder: Path) -> None:
     subprocess.run(["git", "-C", str(folder), "reset", "-q", "--hard", head], check=True)
 
 
-def start(folder: Path, args: list[str], log: Path) -> tuple[subprocess.Popen, float, object]:
+def start(folder: Path, args: list[str], log: Path) -> tuple[subprocess.Popen, float, IO[str]]:
     log.parent.mkdir(parents=True, exist_ok=True)
     out = open(log, "w", encoding="utf-8")
     return subprocess.Popen(["nox", *args], cwd=folder, stdout=out, stderr=subprocess.STDOUT), time.monotonic(), out
