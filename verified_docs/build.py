@@ -96,17 +96,21 @@ _warning_annotations = _WarningAnnotations()
 
 
 @_stage("render")
-def render(root: Path):
-    """Render ``docs/`` with this build's ledger into ``build/rendered/`` (see
-    :func:`~verified_docs.render.pages.render_tree`). Raises :class:`SourceError` at every page and
-    line that cannot be rendered, :class:`StageFailed` when the Mermaid script cannot be had."""
+def render(root: Path, out: Path | None = None, *, report: bool = True):
+    """Render ``docs/`` with this build's ledger into ``out`` (default ``build/rendered/``; the
+    site goes to ``out/site``; see :func:`~verified_docs.render.pages.render_tree`), printing a
+    line with what was written unless ``report`` is False. Raises :class:`SourceError` at every
+    page and line that cannot be rendered, :class:`StageFailed` when the Mermaid script cannot be had."""
     from verified_docs.render import vendor
     from verified_docs.render.pages import RENDERED, render_tree
 
+    out = root / RENDERED if out is None else out
     try:
-        tree = render_tree(root, root / ledger_mod.DEFAULT_LEDGER, root / RENDERED, root / PARTIAL)
+        tree = render_tree(root, root / ledger_mod.DEFAULT_LEDGER, out, out / "site")
     except vendor.VendorError as e:
         raise StageFailed(str(e)) from None
+    if not report:
+        return tree
     print(
         f"render: {len(tree.pages)} page(s) into {display_path(tree.docs_dir)}, {tree.written} file(s) written, "
         f"{tree.removed} removed; {tree.edit_links}",

@@ -35,7 +35,6 @@ from typing import Callable, Iterator
 
 from verified_docs import build as pipeline
 from verified_docs import cache as cache_mod
-from verified_docs import ledger as ledger_mod
 from verified_docs.errors import SourceError, StageFailed, display_path
 from verified_docs.fences.stage import Fences
 from verified_docs.run.languages import LANGUAGES
@@ -48,7 +47,6 @@ WATCHED_DIRS = ("snippets", "examples", "rules", "docs")
 WATCHED_FILES = ("mkdocs.yml", "pyproject.toml", "conftest.py")
 SERVED = Path("build") / "serve" / "site"
 RENDERED = Path("build") / "serve" / "rendered"
-PARTIAL = RENDERED / "site"
 DEFAULT_ADDR = "127.0.0.1:8000"
 
 
@@ -58,16 +56,10 @@ def render_site(root: Path, served: Path, generator: str = pipeline.DEFAULT_GENE
     stage (into ``build/serve/rendered``, apart from the build's own tree), ``generator`` and the
     guard, then :func:`~verified_docs.site.publish.swap_in`. Raises :class:`~verified_docs.errors.StageFailed` (details printed
     to stderr) or :class:`SourceError`; ``served`` is untouched then."""
-    from verified_docs.render import vendor
-    from verified_docs.render.pages import render_tree
-
     fences = Fences(root, force=False)
     try:
         fences.finish()
-        try:
-            tree = render_tree(root, root / ledger_mod.DEFAULT_LEDGER, root / RENDERED, root / PARTIAL)
-        except vendor.VendorError as e:
-            raise StageFailed(str(e)) from None
+        tree = pipeline.render(root, root / RENDERED, report=False)
         pipeline.generate(generator, tree)
         pipeline.guard(root, tree.site_dir)
     finally:
