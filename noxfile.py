@@ -72,7 +72,7 @@ def _install(session: nox.Session, *args: str) -> None:
     (:func:`_stop_on_a_stale_lock`). Skipped when this reused environment already got these
     args for the current pyproject.toml and uv.lock (the lock was then checked). Ours because
     nox re-runs every install on reuse, and uv's editable re-install of this project alone
-    costs ~1.3 s, most of a no-op `nox -s docs`; nox's ``--no-install`` would also skip the
+    is most of a no-op `nox -s docs`; nox's ``--no-install`` would also skip the
     install after a pin change."""
     stamp = Path(session.virtualenv.location) / ".verified-docs-installed"
     lock = ROOT / "uv.lock"  # when missing, uv lock --check below says so
@@ -85,7 +85,7 @@ def _install(session: nox.Session, *args: str) -> None:
     _stop_on_a_stale_lock(session)
     # Byte-compiled at install: this machine (like many CI images) sets PYTHONDONTWRITEBYTECODE,
     # so otherwise every fresh interpreter (an MCP server a snippet starts, say) compiles
-    # toolnexus and mcp from source again, about 0.5 s each time.
+    # toolnexus and mcp from source again.
     # uv leaves zero-byte lock files (uv-<hash>.lock) in its temporary folder at every sync of
     # this editable project: give it one in the build folder, so /tmp stays as it was.
     scratch = ROOT / "build" / "uv-tmp"
@@ -127,7 +127,7 @@ ACTIONLINT = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
 
 
 def _ensure_actionlint(session: nox.Session) -> None:
-    """Put ACTIONLINT's binary in the session's bin/ (``go install``, about 40 s the first
+    """Put ACTIONLINT's binary in the session's bin/ (``go install`` the first
     time), unless that version is there already; without Go, stop with one line saying so."""
     binary = Path(session.bin) / "actionlint"
     version = ACTIONLINT.rsplit("@", 1)[1]

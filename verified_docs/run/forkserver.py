@@ -1,7 +1,7 @@
 """Start Python snippets from a warm worker that has already imported toolnexus.
 
-A cold ``python snippet.py`` spends most of its life importing toolnexus (about 0.6 s here,
-mostly ``mcp``). The worker (``tracer/verified_docs_forkserver.py``) pays that once and forks a
+A cold ``python snippet.py`` spends most of its life importing toolnexus
+(mostly ``mcp``). The worker (``tracer/verified_docs_forkserver.py``) pays that once and forks a
 fresh process per snippet, so each snippet still starts from a clean post-import state: its own
 process, process group, environment, working directory, stdio and trace file, with no event
 loop, thread or module global left by another snippet. What the runner gets back is the same

@@ -80,8 +80,8 @@ class MockModel:
         return self
 
     def _serve(self, server: ThreadingHTTPServer) -> None:
-        # Our loop rather than serve_forever, which stops only at its next poll: with a 10 ms poll
-        # every run waited 5 ms for its mock to stop. This one also wakes when __exit__ writes.
+        # Our loop rather than serve_forever, which stops only at its next poll, so
+        # every run waited for its mock to stop. This one also wakes when __exit__ writes.
         with selectors.DefaultSelector() as selector:
             selector.register(server, selectors.EVENT_READ)
             selector.register(self._wake_r, selectors.EVENT_READ)
@@ -279,7 +279,7 @@ def _handler_for(model: MockModel) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         # Headers and body go out in separate writes; with Nagle's algorithm on, each response
-        # waits for the client's delayed ACK (~40 ms). TCP_NODELAY removes that stall.
+        # waits for the client's delayed ACK. TCP_NODELAY removes that stall.
         disable_nagle_algorithm = True
 
         def do_POST(self) -> None:  # noqa: N802 — http.server's naming

@@ -228,8 +228,8 @@ def _exit_code(exc: SystemExit) -> int:
 def _exit_like_python(code: int) -> None:
     """End the snippet's process the way the interpreter's shutdown does, in the same order, in
     what a program can observe: wait for its non-daemon threads, run its atexit callbacks, flush
-    its streams. Then leave with ``os._exit``, skipping the teardown of ~650 modules, which cost
-    0.15-0.19 s per snippet here and is not the snippet's work (its output is already out)."""
+    its streams. Then leave with ``os._exit``, skipping the teardown of every imported module,
+    which is not the snippet's work (its output is already out)."""
     shutdown_threads = getattr(threading, "_shutdown", None)  # what Py_FinalizeEx calls first
     if shutdown_threads is not None:
         shutdown_threads()
@@ -304,7 +304,7 @@ def _become_subreaper() -> None:
 def _children() -> list[tuple[int, str, int]]:
     """(pid, state, process group) of each process whose parent is this one, from /proc: the
     kernel's list of this (single-threaded) process's children where it keeps one, else a scan
-    of every process's stat (1.3 ms with 70 processes, more on a busy CI runner)."""
+    of every process's stat."""
     me = os.getpid()
     try:
         with open(f"/proc/{me}/task/{me}/children", encoding="ascii") as f:
@@ -348,7 +348,7 @@ def main(socket_path: str) -> None:
     sitecustomize.warm()
     # Move everything imported so far out of the collector's reach, as gc.freeze's documentation
     # advises before forking: a child's full collection would otherwise walk (and so copy, page by
-    # page) every object it inherited, 27 ms here, time a fresh `python program` never spends.
+    # page) every object it inherited, time a fresh `python program` never spends.
     gc.freeze()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # supervisors are reaped by the kernel
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
