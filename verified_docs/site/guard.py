@@ -25,14 +25,11 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from verified_docs.errors import Location, Problem, SourceError
+from verified_docs.files import write_atomic
 from verified_docs.ledger import fingerprint
 from verified_docs.render.directive import MARKER_ATTRIBUTE, Directive, find_directives, marker_value
 from verified_docs.render.tabs import SOURCE_DIR
 from verified_docs.run.languages import LANGUAGES
-from verified_docs.errors import Location, Problem, SourceError
-from verified_docs.files import write_atomic
-from verified_docs.ledger import fingerprint
-from verified_docs.render.directive import MARKER_ATTRIBUTE, Directive, find_directives, marker_value
 from verified_docs.site.built_html import CodeBlock, code_blocks, parse_page
 
 PYTHON_FENCES = ("py", "python", "python3")
