@@ -98,4 +98,14 @@ def test_every_job_states_its_permissions_and_the_workflow_grants_none() -> None
     jobs = workflow["jobs"]
     assert {name: "permissions" in job for name, job in jobs.items()} == {name: True for name in jobs}
     writers = {name: sorted(k for k, v in job["permissions"].items() if v == "write") for name, job in jobs.items()}
-    assert writers == {"build": [], "deploy": ["id-token", "pages"], "new-release-alarm": []}
+    assert writers == {"docs": [], "tests": [], "deploy": ["id-token", "pages"], "new-release-alarm": []}
+
+
+def test_a_pull_request_gets_the_docs_verdict_in_its_own_job_beside_the_tests() -> None:
+    jobs = YAML(typ="safe").load(WORKFLOW.read_text())["jobs"]
+    runs = {name: [s.get("run", "").strip() for s in job.get("steps", [])] for name, job in jobs.items()}
+    assert "nox -s docs" in runs["docs"] and "nox -s tests" not in runs["docs"]
+    assert "nox -s tests" in runs["tests"] and "nox -s docs" not in runs["tests"]
+    # Neither waits for the other; only publishing waits for both.
+    assert "needs" not in jobs["docs"] and "needs" not in jobs["tests"]
+    assert sorted(jobs["deploy"]["needs"]) == ["docs", "tests"]
