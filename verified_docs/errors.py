@@ -5,8 +5,9 @@ Every error the machinery raises on purpose derives from :class:`VerifiedDocsErr
 :class:`SourceError` (bad input, at its file and line), :class:`StageFailed` (a stage of the
 build cannot go on) and :class:`UsageError` (a command line naming nothing); beside the code
 that raises them, ``VendorError``, ``GeneratorFailed``, ``EnvironmentProblem``,
-``ForkServerError`` (also a ``RuntimeError``) and ``NetnsError`` (also an ``OSError``). Any
-other exception is a bug.
+``ForkServerError`` (also a ``RuntimeError``), ``NetnsError`` (also an ``OSError``) and
+``UnexpectedRequest`` (a request the mock model's script does not fit). Any other exception is
+a bug.
 """
 
 from __future__ import annotations
