@@ -5,8 +5,15 @@ Every error the machinery raises on purpose derives from :class:`VerifiedDocsErr
 :class:`SourceError` (bad input, at its file and line), :class:`StageFailed` (a stage of the
 build cannot go on) and :class:`UsageError` (a command line naming nothing); beside the code
 that raises them, ``VendorError``, ``GeneratorFailed``, ``EnvironmentProblem``,
-``ForkServerError`` (also a ``RuntimeError``) and ``NetnsError`` (also an ``OSError``). Any
-other exception is a bug.
+``ForkServerError`` (also a ``RuntimeError``), ``NetnsError`` (also an ``OSError``) and
+``UnexpectedRequest`` (a request the mock model's script does not fit). Any other exception is
+a bug.
+
+The convention: a function that checks one thing raises :class:`SourceError` with the one
+:class:`Problem` it found; a pass over many things collects, catching ``SourceError`` per item
+and gathering ``e.problems`` into a ``list[Problem]``, and raises ``SourceError(*problems)`` at
+the end (or returns the list to a caller that collects lists). No function returns a result or
+an error (``X | Problem``, ``X | str``).
 """
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 verdict out, the ledger written.
 
 ``build`` (``nox -s docs``), ``verify`` (``--only``, ``--update-outputs``, ``--report``),
-``serve`` and the bench call :func:`verify_and_record`; each finds its scenarios and prints its
-own lines, while what runs, what the result cache answers and what the ledger then says are
-decided here only. ``try`` runs one run at a time through
-:func:`~verified_docs.verify.verdict.verify_run` (the runs up to the chosen one, no ledger).
+``serve``, ``try`` and the bench call :func:`verify_and_record`; each finds its scenarios and
+prints its own lines, while what runs, what the result cache answers and what the ledger then
+says are decided here only. ``try`` passes one scenario cut to the runs up to the chosen one,
+in one language, with no cache and no ledger.
 """
 
 from __future__ import annotations

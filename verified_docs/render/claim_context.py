@@ -93,7 +93,8 @@ def scan_site(docs: Path) -> Site:
     return Site({k: tuple(v) for k, v in evidence.items()}, matrix_page, sources_page, tuple(sources))
 
 
-def points_at_nothing(e: SourceError) -> Problem:
-    """The one problem of ``e`` (an unknown name), as a claim that points at nothing."""
+def points_at_nothing(e: SourceError) -> SourceError:
+    """The one problem of ``e`` (an unknown name) as a claim that points at nothing: the error
+    a claim checker raises in its place."""
     (p,) = e.problems
-    return Problem(p.where, f"claim points at nothing: {p.what}", p.details)
+    return SourceError(Problem(p.where, f"claim points at nothing: {p.what}", p.details))

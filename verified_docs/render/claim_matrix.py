@@ -11,30 +11,36 @@ from verified_docs.render.claim_parse import Claim
 from verified_docs.scenario.load import find_scenario
 
 
-def check_matrix(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
+def check_matrix(claim: Claim, page: str, ctx: Context) -> Checked:
     """The link for a ``matrix:`` claim on ``page`` (posix, below docs/), to the scenario's row
-    of the release matrix, or the problem: an unknown scenario, one never measured, another
-    first release, or no page showing the matrix."""
+    of the release matrix. Raises :class:`SourceError` at the claim for an unknown scenario,
+    one never measured, another first release, or no page showing the matrix."""
     where, name = claim.where, claim.evidence[len("matrix:") :]
     head = f"claim: {claim.evidence}:"
     try:
         find_scenario(ctx.scenarios, name, where)
     except SourceError as e:
-        return points_at_nothing(e)
+        raise points_at_nothing(e) from None
     if ctx.matrix is None or name not in ctx.matrix.scenarios:
-        return Problem(
-            where, f"{head} the release matrix has not measured this scenario", ("run `nox -s release-matrix`",)
+        raise SourceError(
+            Problem(
+                where, f"{head} the release matrix has not measured this scenario", ("run `nox -s release-matrix`",)
+            )
         )
     measured = ctx.matrix.measured_since(name)
     if measured != claim.since:
-        return Problem(
-            where,
-            f"{head} the page says since {claim.since}; the release matrix measured "
-            f"{measured or 'no release it passes from'}",
-            (f"releases measured: {', '.join(ctx.matrix.releases)}",),
+        raise SourceError(
+            Problem(
+                where,
+                f"{head} the page says since {claim.since}; the release matrix measured "
+                f"{measured or 'no release it passes from'}",
+                (f"releases measured: {', '.join(ctx.matrix.releases)}",),
+            )
         )
     if ctx.site.matrix_page is None:
-        return Problem(where, f"{head} no page shows the release matrix", ("add <!-- verified-matrix --> to a page",))
+        raise SourceError(
+            Problem(where, f"{head} no page shows the release matrix", ("add <!-- verified-matrix --> to a page",))
+        )
     return Checked(
         claim,
         link(page, ctx.site.matrix_page, matrix_anchor(name)),

@@ -87,32 +87,39 @@ def masked_lines(markdown: str) -> list[str]:
     return out
 
 
-def _attributes(rest: str) -> tuple[dict[str, str], str | None]:
-    """The attributes of a claim's text after ``claim``, or the reason they cannot be read."""
+def _malformed(where: Location, what: str, *details: str) -> SourceError:
+    """The error a malformed claim at ``where`` raises."""
+    return SourceError(Problem(where, f"malformed claim: {what}", details))
+
+
+def _attributes(where: Location, rest: str) -> dict[str, str]:
+    """The attributes of a claim's text after ``claim``. Raises :class:`SourceError` at
+    ``where`` when they cannot be read, or one is unknown or given twice."""
     attrs: dict[str, str] = {}
     pos, rest = 0, rest.rstrip()
     while pos < len(rest):
         a = _ATTR.match(rest, pos)
         if a is None:
-            return attrs, f'cannot read its attributes from {rest[pos:].strip()!r} (they look like name="value")'
+            raise _malformed(
+                where, f'cannot read its attributes from {rest[pos:].strip()!r} (they look like name="value")'
+            )
         key = a.group("key")
         if key not in ATTRIBUTES:
-            return attrs, f"unknown attribute '{key}'"
+            raise _malformed(where, f"unknown attribute '{key}'", f"valid attributes: {', '.join(ATTRIBUTES)}")
         if key in attrs:
-            return attrs, f"attribute '{key}' is given twice"
+            raise _malformed(where, f"attribute '{key}' is given twice")
         attrs[key] = a.group("dq") if a.group("dq") is not None else a.group("sq")
         pos = a.end()
-    return attrs, None
+    return attrs
 
 
-def _claim(where: Location, span: tuple[int, int], rest: str, sentence: str) -> Claim | Problem:
-    attrs, why = _attributes(rest)
-    if why is not None:
-        details = (f"valid attributes: {', '.join(ATTRIBUTES)}",) if why.startswith("unknown") else ()
-        return Problem(where, f"malformed claim: {why}", details)
+def _claim(where: Location, span: tuple[int, int], rest: str, sentence: str) -> Claim:
+    """The claim at ``where`` whose comment, after ``claim``, is ``rest``. Raises
+    :class:`SourceError` at ``where`` when it is malformed."""
+    attrs = _attributes(where, rest)
     for key, what in (("evidence", "what backs the sentence"), ("quote", "the words of the sentence it backs")):
         if not attrs.get(key):
-            return Problem(where, f'malformed claim: it has no {key}="..." ({what})')
+            raise _malformed(where, f'it has no {key}="..." ({what})')
     claim = Claim(
         where,
         span,
@@ -124,22 +131,18 @@ def _claim(where: Location, span: tuple[int, int], rest: str, sentence: str) -> 
         attrs.get("since"),
     )
     if claim.kind == "scenario" and not re.fullmatch(r"[^#\s]+#[^.\s]+(\.[^.\s]+)+", claim.evidence):
-        return Problem(
+        raise _malformed(
             where,
-            f"malformed claim: evidence {claim.evidence!r} is none of <scenario>#<run>.<key>, "
-            "matrix:<scenario>, source:toolnexus/<file>.py",
+            f"evidence {claim.evidence!r} is none of <scenario>#<run>.<key>, matrix:<scenario>, source:toolnexus/<file>.py",
         )
     if claim.kind == "source" and (not _SOURCE_FILE.fullmatch(claim.evidence[len("source:") :])):
-        return Problem(
-            where,
-            f"malformed claim: {claim.evidence!r} names no file of the package (expected source:toolnexus/<file>.py)",
+        raise _malformed(
+            where, f"{claim.evidence!r} names no file of the package (expected source:toolnexus/<file>.py)"
         )
     takes = _KIND_ATTRIBUTES[claim.kind]
     given = [k for k in ("value", "contains", "since") if k in attrs]
     if len([k for k in given if k in takes]) != 1 or set(given) - set(takes):
-        return Problem(
-            where, f"malformed claim: a {claim.kind} claim takes {' or '.join(takes)}, got {', '.join(given) or 'none'}"
-        )
+        raise _malformed(where, f"a {claim.kind} claim takes {' or '.join(takes)}, got {', '.join(given) or 'none'}")
     return claim
 
 
@@ -180,11 +183,10 @@ def _parse(markdown: str, page: Path) -> tuple[Claim, ...]:
             sentence = " ".join(paragraph + [line[pos : m.start()]])
             # Claims one after another back the same words (several pieces of evidence).
             sentence = sentence if sentence.strip() else previous
-            found = _claim(where, (m.start(), end + 3), line[m.end() : end], sentence)
-            if isinstance(found, Problem):
-                problems.append(found)
-            else:
-                claims.append(found)
+            try:
+                claims.append(_claim(where, (m.start(), end + 3), line[m.end() : end], sentence))
+            except SourceError as e:
+                problems += e.problems
             paragraph, pos, previous = [], end + 3, sentence
         paragraph.append(line[pos:])
     if problems:

@@ -72,17 +72,20 @@ def _run_of(scenario: Scenario, rest: str) -> Run | None:
     return max(runs, key=lambda r: len(r.name)) if runs else None
 
 
-def _stated(run: Run, path: str, where: Location) -> tuple[Any, str] | Problem:
+def _stated(run: Run, path: str, where: Location) -> tuple[Any, str]:
     """The evidence at ``path`` (``key`` or ``key.sub...``) of ``run`` as plain data, with the
-    YAML file:line that states it."""
+    YAML file:line that states it. Raises :class:`SourceError` at ``where`` when ``run`` has no
+    such evidence key."""
     e = run.expect
     keys = [k for k in EVIDENCE_KEYS if k in e.lines or k == "exit_code"]  # exit code: always checked (0)
     head, *subs = path.split(".")
     if head not in keys:
-        return Problem(
-            where,
-            f"claim points at nothing: run '{run.name}' has no evidence key '{path}'",
-            valid_names(keys, f"keys of run '{run.name}'"),
+        raise SourceError(
+            Problem(
+                where,
+                f"claim points at nothing: run '{run.name}' has no evidence key '{path}'",
+                valid_names(keys, f"keys of run '{run.name}'"),
+            )
         )
     value = json.loads(json.dumps(getattr(e, head)))
     walked = head
@@ -99,71 +102,73 @@ def _stated(run: Run, path: str, where: Location) -> tuple[Any, str] | Problem:
                 if isinstance(value, list)
                 else []
             )
-            return Problem(
-                where,
-                f"claim points at nothing: run '{run.name}' has no evidence key '{path}'",
-                valid_names(names, f"keys below '{walked}'"),
+            raise SourceError(
+                Problem(
+                    where,
+                    f"claim points at nothing: run '{run.name}' has no evidence key '{path}'",
+                    valid_names(names, f"keys below '{walked}'"),
+                )
             )
         walked += f".{sub}"
     return value, str(Location(e.where.path, e.line_of(head)))
 
 
-def _scenario_and_run(claim: Claim, ctx: Context) -> tuple[Scenario, Run, str] | Problem:
-    """The scenario and run ``claim.evidence`` names and the key path after them, or what
-    names nothing."""
+def _scenario_and_run(claim: Claim, ctx: Context) -> tuple[Scenario, Run, str]:
+    """The scenario and run ``claim.evidence`` names and the key path after them. Raises
+    :class:`SourceError` at the claim when it names no scenario or no run of it."""
     name, _, rest = claim.evidence.partition("#")
     try:
         scenario = find_scenario(ctx.scenarios, name, claim.where)
     except SourceError as e:
-        return points_at_nothing(e)
+        raise points_at_nothing(e) from None
     run = _run_of(scenario, rest)
     if run is None:
-        return Problem(
-            claim.where,
-            f"claim points at nothing: scenario '{name}' has no run '{rest.split('.')[0]}'",
-            valid_names([r.name for r in scenario.runs], "runs"),
+        raise SourceError(
+            Problem(
+                claim.where,
+                f"claim points at nothing: scenario '{name}' has no run '{rest.split('.')[0]}'",
+                valid_names([r.name for r in scenario.runs], "runs"),
+            )
         )
     return scenario, run, rest[len(run.name) + 1 :]
 
 
-def _unverified(claim: Claim, scenario: Scenario, run: Run, ctx: Context) -> Problem | None:
-    """Why ``run`` backs no sentence in this build (a program of it did not pass, or it or the
-    scenario changed after it was verified), or None when it does."""
+def _check_verified(claim: Claim, scenario: Scenario, run: Run, ctx: Context) -> None:
+    """Raises :class:`SourceError` at the claim when ``run`` backs no sentence in this build: a
+    program of it did not pass, or it or the scenario changed after it was verified."""
     for program in run.programs.values():
         rel = program.path.resolve().relative_to(ctx.root.resolve()).as_posix()
         doubt = ctx.ledger.doubt(rel, program.path, run=run.name, scenario_file=scenario.folder / "scenario.yaml")
         if doubt in (NOT_VERIFIED, DID_NOT_PASS):
-            return Problem(
-                claim.where,
-                f"claim: {claim.evidence}: run '{run.name}' ({rel}) did not pass in this build, "
-                "so it backs no sentence",
+            why = f"run '{run.name}' ({rel}) did not pass in this build, so it backs no sentence"
+        elif doubt == CHANGED:
+            why = f"{rel} changed after it was verified; verify it again"
+        elif doubt == SCENARIO_CHANGED:
+            why = (
+                f"{scenario.name}/scenario.yaml changed after it was verified, so its evidence was not "
+                "checked; verify it again"
             )
-        if doubt == CHANGED:
-            return Problem(
-                claim.where, f"claim: {claim.evidence}: {rel} changed after it was verified; verify it again"
-            )
-        if doubt == SCENARIO_CHANGED:
-            return Problem(
-                claim.where,
-                f"claim: {claim.evidence}: {scenario.name}/scenario.yaml changed after it was "
-                "verified, so its evidence was not checked; verify it again",
-            )
-    return None
+        else:
+            continue
+        raise SourceError(Problem(claim.where, f"claim: {claim.evidence}: {why}"))
 
 
-def _equals(claim: Claim, path: str, value: Any, yaml_at: str) -> str | Problem:
+def _equals(claim: Claim, path: str, value: Any, yaml_at: str) -> str:
     """What the link says of ``value`` (the evidence at ``path``, stated at ``yaml_at``) when
-    ``claim.value`` equals it, or the problem."""
+    ``claim.value`` equals it. Raises :class:`SourceError` at the claim when it does not, or is
+    not YAML."""
     head = f"claim: {claim.evidence}:"
     try:
         said = read_value(claim.value or "")
     except ValueError as e:
-        return Problem(claim.where, f"{head} its value {claim.value!r} is not YAML: {e}")
+        raise SourceError(Problem(claim.where, f"{head} its value {claim.value!r} is not YAML: {e}")) from None
     if not _same(said, value):
-        return Problem(
-            claim.where,
-            f"{head} the page says {claim.value}; the evidence checked in this build says {_flow(value)}",
-            (f"the page's value read as YAML: {_flow(said)}", f"stated at {yaml_at}"),
+        raise SourceError(
+            Problem(
+                claim.where,
+                f"{head} the page says {claim.value}; the evidence checked in this build says {_flow(value)}",
+                (f"the page's value read as YAML: {_flow(said)}", f"stated at {yaml_at}"),
+            )
         )
     return f"{path} is {_flow(value)}"
 
@@ -184,50 +189,47 @@ def _holds(value: Any, text: str) -> bool | None:
     return None
 
 
-def _contains(claim: Claim, path: str, value: Any, yaml_at: str) -> str | Problem:
+def _contains(claim: Claim, path: str, value: Any, yaml_at: str) -> str:
     """What the link says of ``value`` (the evidence at ``path``, stated at ``yaml_at``) when it
-    holds ``claim.contains``, or the problem."""
+    holds ``claim.contains``. Raises :class:`SourceError` at the claim when it does not, or is
+    neither a list nor a text."""
     head, text = f"claim: {claim.evidence}:", claim.contains or ""
     holds = _holds(value, text)
     if holds is None:
-        return Problem(
-            claim.where, f"{head} contains= needs a list or a text, and this evidence is {_flow(value)}; use value="
+        raise SourceError(
+            Problem(
+                claim.where, f"{head} contains= needs a list or a text, and this evidence is {_flow(value)}; use value="
+            )
         )
     if not holds:
-        return Problem(
-            claim.where,
-            f'{head} the page says it contains "{text}"; the evidence checked in this build is {_flow(value)}',
-            (f"stated at {yaml_at}",),
+        raise SourceError(
+            Problem(
+                claim.where,
+                f'{head} the page says it contains "{text}"; the evidence checked in this build is {_flow(value)}',
+                (f"stated at {yaml_at}",),
+            )
         )
     return f"{path} includes {text}"
 
 
-def check_scenario(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
+def check_scenario(claim: Claim, page: str, ctx: Context) -> Checked:
     """The link for a ``<scenario>#<run>.<key>`` claim on ``page`` (posix, below docs/), to the
-    run's part of the evidence box (on ``page`` when it shows one), or the problem: it names
-    nothing, the run is not verified in this build, the evidence says otherwise, or no page
-    shows the scenario's evidence."""
-    found = _scenario_and_run(claim, ctx)
-    if isinstance(found, Problem):
-        return found
-    scenario, run, path = found
-    stated = _stated(run, path, claim.where)
-    if isinstance(stated, Problem):
-        return stated
-    value, yaml_at = stated
-    problem = _unverified(claim, scenario, run, ctx)
-    if problem is not None:
-        return problem
+    run's part of the evidence box (on ``page`` when it shows one). Raises :class:`SourceError`
+    at the claim when it names nothing, the run is not verified in this build, the evidence
+    says otherwise, or no page shows the scenario's evidence."""
+    scenario, run, path = _scenario_and_run(claim, ctx)
+    value, yaml_at = _stated(run, path, claim.where)
+    _check_verified(claim, scenario, run, ctx)
     shown = (_equals if claim.value is not None else _contains)(claim, path, value, yaml_at)
-    if isinstance(shown, Problem):
-        return shown
     name = claim.evidence.partition("#")[0]
     target = ctx.site.evidence_pages.get(name, ())
     if not target:
-        return Problem(
-            claim.where,
-            f"claim: {claim.evidence}: no page shows the evidence of {name}",
-            (f'add <!-- verified-evidence scenario="{name}" --> to a page',),
+        raise SourceError(
+            Problem(
+                claim.where,
+                f"claim: {claim.evidence}: no page shows the evidence of {name}",
+                (f'add <!-- verified-evidence scenario="{name}" --> to a page',),
+            )
         )
     return Checked(
         claim,

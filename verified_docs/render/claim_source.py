@@ -47,34 +47,41 @@ def _source_text(path: Path) -> tuple[str, ...]:
     return tuple(path.read_text(encoding="utf-8").splitlines())
 
 
-def locate(file: str, contains: str, ctx: Context) -> tuple[int, ...] | str:
-    """1-based lines of the installed ``file`` (``toolnexus/x.py``) holding ``contains``, or
-    why there are none."""
+def locate(claim: Claim, ctx: Context) -> tuple[int, ...]:
+    """1-based lines of the installed file a ``source:`` claim names (``toolnexus/x.py``)
+    holding its ``contains``. Raises :class:`SourceError` at the claim when there are none:
+    the installed toolnexus has no such file, or no such text in it."""
+    file, contains = claim.evidence[len("source:") :], claim.contains or ""
     path = ctx.package.parent / file
     if not path.is_file():
-        return f"the installed toolnexus {ctx.toolnexus} has no {file} (looked in {ctx.package})"
-    lines = tuple(i for i, text in enumerate(_source_text(path), start=1) if contains in text)
-    return lines or f"the installed toolnexus {ctx.toolnexus} has no such text in {file}"
+        why = f"the installed toolnexus {ctx.toolnexus} has no {file} (looked in {ctx.package})"
+    else:
+        lines = tuple(i for i, text in enumerate(_source_text(path), start=1) if contains in text)
+        if lines:
+            return lines
+        why = f"the installed toolnexus {ctx.toolnexus} has no such text in {file}"
+    raise SourceError(Problem(claim.where, f'claim: {claim.evidence}: the page cites "{contains}"; {why}'))
 
 
-def check_source(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
+def check_source(claim: Claim, page: str, ctx: Context) -> Checked:
     """The link for a ``source:`` claim on ``page`` (posix, below docs/), to its entry of the
-    list of cited source lines, or the problem: the installed toolnexus is not the one this
-    build verified against, its file does not hold the text, or no page lists the lines."""
+    list of cited source lines. Raises :class:`SourceError` at the claim when the installed
+    toolnexus is not the one this build verified against, its file does not hold the text, or
+    no page lists the lines."""
     where, file = claim.where, claim.evidence[len("source:") :]
     head = f"claim: {claim.evidence}:"
     if ctx.toolnexus != ctx.ledger.toolnexus:
-        return Problem(
-            where,
-            f"{head} the installed toolnexus is {ctx.toolnexus}, but this build verified "
-            f"its examples against {ctx.ledger.toolnexus}",
+        raise SourceError(
+            Problem(
+                where,
+                f"{head} the installed toolnexus is {ctx.toolnexus}, but this build verified "
+                f"its examples against {ctx.ledger.toolnexus}",
+            )
         )
-    found = locate(file, claim.contains or "", ctx)
-    if isinstance(found, str):
-        return Problem(where, f'{head} the page cites "{claim.contains}"; {found}')
+    found = locate(claim, ctx)
     if ctx.site.sources_page is None:
-        return Problem(
-            where, f"{head} no page lists the cited source lines", ("add <!-- verified-sources --> to a page",)
+        raise SourceError(
+            Problem(where, f"{head} no page lists the cited source lines", ("add <!-- verified-sources --> to a page",))
         )
     line_text = _source_text(ctx.package.parent / file)[found[0] - 1].strip()
     return Checked(
@@ -90,7 +97,7 @@ def cited_sources(ctx: Context) -> list[SourceLine]:
     """Every distinct (file, text) a source claim cites, sorted by file and line. Raises
     :class:`SourceError` at the claim for a text the installed package does not hold."""
     found: dict[tuple[str, str], SourceLine] = {}
-    problems = []
+    problems: list[Problem] = []
     for page, claim in ctx.site.source_claims:
         file, text = claim.evidence[len("source:") :], claim.contains or ""
         known = found.get((file, text))
@@ -98,9 +105,10 @@ def cited_sources(ctx: Context) -> list[SourceLine]:
             if page not in known.pages:
                 found[(file, text)] = replace(known, pages=known.pages + (page,))
             continue
-        lines = locate(file, text, ctx)
-        if isinstance(lines, str):
-            problems.append(Problem(claim.where, f'claim: {claim.evidence}: the page cites "{text}"; {lines}'))
+        try:
+            lines = locate(claim, ctx)
+        except SourceError as e:
+            problems += e.problems
             continue
         line_text = _source_text(ctx.package.parent / file)[lines[0] - 1].strip()
         found[(file, text)] = SourceLine(file, text, lines, line_text, source_anchor(file, text), (page,))

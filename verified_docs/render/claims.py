@@ -60,14 +60,17 @@ def _tail(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else "…" + text[-limit:].split(" ", 1)[-1]
 
 
-def check_claim(claim: Claim, page: str, ctx: Context) -> Checked | Problem:
-    """The link for ``claim`` on ``page`` (posix, below docs/), or the problem with it: its
-    quote is not in its sentence, it points at nothing, or its evidence says otherwise."""
+def check_claim(claim: Claim, page: str, ctx: Context) -> Checked:
+    """The link for ``claim`` on ``page`` (posix, below docs/). Raises :class:`SourceError` at
+    the claim when its quote is not in its sentence, it points at nothing, or its evidence
+    says otherwise."""
     if _words(claim.quote) not in _words(claim.sentence):
-        return Problem(
-            claim.where,
-            f'claim\'s words "{claim.quote}" are not in its sentence',
-            (f'its sentence: "{_tail(_words(claim.sentence))}"',),
+        raise SourceError(
+            Problem(
+                claim.where,
+                f'claim\'s words "{claim.quote}" are not in its sentence',
+                (f'its sentence: "{_tail(_words(claim.sentence))}"',),
+            )
         )
     return _CHECKS[claim.kind](claim, page, ctx)
 
@@ -100,12 +103,17 @@ def render_claims(markdown: str, page: Path, page_uri: str, ctx: Context) -> str
     claims = parse_claims(markdown, page)
     if not claims:
         return markdown
-    results = [check_claim(c, page_uri, ctx) for c in claims]
-    problems = [r for r in results if isinstance(r, Problem)]
+    checked_claims: list[Checked] = []
+    problems: list[Problem] = []
+    for c in claims:
+        try:
+            checked_claims.append(check_claim(c, page_uri, ctx))
+        except SourceError as e:
+            problems += e.problems
     if problems:
         raise SourceError(*problems)
     lines = markdown.splitlines(keepends=True)
-    for checked in reversed([r for r in results if isinstance(r, Checked)]):
+    for checked in reversed(checked_claims):
         number, (start, end) = checked.claim.where.line, checked.claim.span
         lines[number - 1] = lines[number - 1][:start] + render_link(checked) + lines[number - 1][end:]
     return "".join(lines)

@@ -111,15 +111,18 @@ def _documents(doc: Any, path: Path) -> tuple[dict[str, Document], list[Problem]
     return docs, problems
 
 
-def _shape_problem(entry: Any, where: Location) -> Problem | None:
-    """A problem when ``entry`` is not a mapping with the required keys and no unknown ones."""
+def _check_shape(entry: Any, where: Location) -> None:
+    """Raises :class:`SourceError` at ``where`` when ``entry`` is not a mapping with the
+    required keys and no unknown ones."""
     if isinstance(entry, dict) and set(_REQUIRED) <= set(entry) and not set(entry) - _RULE_KEYS:
-        return None
+        return
     got = sorted(entry) if isinstance(entry, dict) else entry
-    return Problem(
-        where,
-        f"a rule needs {', '.join(_REQUIRED)} (and may have "
-        f"{', '.join(sorted(_RULE_KEYS - set(_REQUIRED)))}); got {got!r}",
+    raise SourceError(
+        Problem(
+            where,
+            f"a rule needs {', '.join(_REQUIRED)} (and may have "
+            f"{', '.join(sorted(_RULE_KEYS - set(_REQUIRED)))}); got {got!r}",
+        )
     )
 
 
@@ -203,11 +206,10 @@ def _status_problems(
     return [Problem(where, f"rule {rid}: python: {need}") for need in needs]
 
 
-def _rule(entry: Any, where: Location, docs: dict[str, Document]) -> tuple[Rule | None, list[Problem]]:
-    """The rule ``entry`` (at ``where``), or None and every problem it has."""
-    shape = _shape_problem(entry, where)
-    if shape is not None:
-        return None, [shape]
+def _rule(entry: Any, where: Location, docs: dict[str, Document]) -> Rule:
+    """The rule ``entry`` (at ``where``). Raises :class:`SourceError` with every problem it
+    has: its shape alone when that is wrong, else each of its keys' problems."""
+    _check_shape(entry, where)
     rid = str(entry["id"])
     at = _At(where.path, entry, where.line)
     problems: list[Problem] = []
@@ -223,7 +225,7 @@ def _rule(entry: Any, where: Location, docs: dict[str, Document]) -> tuple[Rule 
     problems += found + found_in_code
     problems += _status_problems(rid, status, at("python"), code=code, note=note, asserted_by=asserted, absent=absent)
     if problems:
-        return None, problems
+        raise SourceError(*problems)
     return Rule(
         where,
         rid,
@@ -236,7 +238,7 @@ def _rule(entry: Any, where: Location, docs: dict[str, Document]) -> tuple[Rule 
         asserted,
         entry.get("elsewhere"),
         absent,
-    ), []
+    )
 
 
 def load_rules(path: Path) -> list[Rule]:
@@ -258,10 +260,10 @@ def load_rules(path: Path) -> list[Rule]:
     docs, problems = _documents(doc, path)
     rules: list[Rule] = []
     for i, entry in enumerate(doc["rules"] or []):
-        rule, found = _rule(entry, Location(path, doc["rules"].lc.item(i)[0] + 1), docs)
-        problems += found
-        if rule is not None:
-            rules.append(rule)
+        try:
+            rules.append(_rule(entry, Location(path, doc["rules"].lc.item(i)[0] + 1), docs))
+        except SourceError as e:
+            problems += e.problems
     if problems:
         raise SourceError(*problems)
     return rules

@@ -1,10 +1,12 @@
 """``python -m verified_docs try``: run one example offline, or serve its scripted model.
 
-A reader reproduces a page's output with one command: the example's runs execute through
-:func:`verified_docs.verify.verdict.verify_run`, exactly as the build runs them (the same mock model
-script, environment, arguments, shared working directory and checks), and what each program
-printed goes to stdout unchanged. Notes (which run, whether the output equals the golden
-file) go to stderr, so ``try ... > out.txt`` holds nothing but the programs' output.
+A reader reproduces a page's output with one command: the example's runs (up to the chosen
+one) go through the build's own verify stage, :func:`verified_docs.verify_stage.verify_and_record`,
+exactly as the build verifies them (the same mock model script, environment, arguments,
+shared working directory and checks, the variants and the reply pass included; no result
+cache, no ledger written), and what each shown run's program printed goes to stdout
+unchanged. Notes (which run, whether the output equals the golden file) go to stderr once
+the runs are done, so ``try ... > out.txt`` holds nothing but the programs' output.
 
 With ``serve``, only the scripted model of one run starts; the reader points an edited copy
 of the program at it through ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``, the two variables
@@ -14,9 +16,8 @@ every snippet reads (:func:`verified_docs.run.languages.environment` sets them f
 from __future__ import annotations
 
 import shlex
-import tempfile
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
@@ -25,7 +26,7 @@ from verified_docs.run.languages import LANGUAGES
 from verified_docs.run.mock_model import MockModel, RecordedRequest
 from verified_docs.scenario.load import find_scenario
 from verified_docs.scenario.records import Program, Run, Scenario
-from verified_docs.verify.verdict import verify_run
+from verified_docs.verify_stage import verify_and_record
 
 BASE_URL_VAR, API_KEY_VAR = "OPENAI_BASE_URL", "OPENAI_API_KEY"
 
@@ -80,37 +81,43 @@ def _rel(path: Path, root: Path) -> str:
 
 
 def run_example(choice: Choice, root: Path, out: BinaryIO, err: TextIO) -> int:
-    """Run ``choice``'s runs in order in one fresh temporary folder and write each shown run's
-    output to ``out`` byte for byte (as UTF-8); with a run chosen, the runs before it run
-    first (they prepare the shared folder) and only the chosen one's output is written.
+    """Verify ``choice``'s scenario, cut to its runs up to the chosen one (every run when none
+    is chosen), through the build's verify stage (:func:`~verified_docs.verify_stage.verify_and_record`:
+    the runs in order in one fresh temporary folder, then the variants and the reply pass; no
+    result cache, no ledger written), and write each shown run's output to ``out`` byte for
+    byte (as UTF-8); with a run chosen, the runs before it run first (they prepare the shared
+    folder) and only the chosen one's output is written.
 
     Returns 0 when every run passed the build's checks, 1 when one failed (its report goes to
-    ``err`` and later runs do not start)."""
+    ``err``; the output of the runs after it is not written)."""
     scenario = choice.scenario
     last = scenario.runs.index(choice.run) if choice.run else len(scenario.runs) - 1
-    with tempfile.TemporaryDirectory(prefix="verified-docs-try-") as tmp:
-        for run in scenario.runs[: last + 1]:
-            program = _program(run)
-            if program is None:
-                continue
-            shown = choice.run is None or run is choice.run
-            if shown:
-                _note(err, f"run {run.name!r}: {_command(program, run, root)}")
-            else:
-                _note(
-                    err,
-                    f"run {run.name!r} first, its output not shown (the runs share one working "
-                    f"directory): {_command(program, run, root)}",
-                )
-            verdict = verify_run(scenario, run, program, Path(tmp), warm=False)
-            if shown:
-                out.write(verdict.stdout.encode("utf-8"))
-                out.flush()
-            if not verdict.passed:
-                err.write(verdict.report() + "\n")
-                return 1
-            if shown:
-                _note(err, _golden_note(program.golden_path, verdict.stdout, root))
+    # One language: that of the last run's program (the first in LANGUAGES order it has one in);
+    # the runs before it run in the same one, as the build runs each language's runs in order.
+    last_program = _program(scenario.runs[last])
+    if last_program is None:  # the schema gives every run a program
+        return 0
+    cut = replace(scenario, runs=scenario.runs[: last + 1])
+    languages = (last_program.language,)
+    verified = verify_and_record(root, [cut], languages, cache=None, ledger_path=None, jobs=1, warm=False)
+    for verdict in verified.by_scenario[cut.name]:
+        run, program = verdict.run, verdict.program
+        shown = choice.run is None or run.name == choice.run.name
+        if shown:
+            _note(err, f"run {run.name!r}: {_command(program, run, root)}")
+            out.write(verdict.stdout.encode("utf-8"))
+            out.flush()
+        else:
+            _note(
+                err,
+                f"run {run.name!r} first, its output not shown (the runs share one working "
+                f"directory): {_command(program, run, root)}",
+            )
+        if not verdict.passed:
+            err.write(verdict.report() + "\n")
+            return 1
+        if shown:
+            _note(err, _golden_note(program.golden_path, verdict.stdout, root))
     return 0
 
 

@@ -106,8 +106,8 @@ def verify_run(
     golden output (with ``variant``'s values swapped in) and line coverage. ``workdir`` is
     shared by a scenario's runs, in order, so a later run finds what an earlier one left.
     ``reply_swap`` (the reply pass) hands the tracer fresh values for the replies. Never
-    raises for a failing program; ``python -m verified_docs try`` runs examples through here
-    so a reader sees exactly what the build saw."""
+    raises for a failing program; ``python -m verified_docs try`` reaches it through the same
+    verify stage as the build, so a reader sees exactly what the build saw."""
     language = LANGUAGES[program.language]
     missing = language.missing_toolchain()
     if missing:

@@ -1,4 +1,4 @@
-"""Turn the next scripted step into a chat-completions reply, or say why it cannot.
+"""Turn the next scripted step into a chat-completions reply, or raise why it cannot.
 
 The script is an ordered list of :class:`~verified_docs.scenario.records.Step`. Each request consumes
 one step. A request that arrives after the last step, that fails a step's matcher, or that
@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from verified_docs.errors import VerifiedDocsError
 from verified_docs.run.mock_model.provider_rules import declared_tools
 from verified_docs.scenario.records import Step
 
@@ -26,6 +27,11 @@ class Reply:
     finish_reason: str
 
 
+class UnexpectedRequest(VerifiedDocsError):
+    """The request does not fit the scripted step; the message says why, in one sentence (the
+    mock model answers the request with it, and reports it)."""
+
+
 def last_tool_result(messages: list[dict[str, Any]]) -> str | None:
     """Content of the last ``tool`` message in ``messages`` (joined if it is a list of parts)."""
     for m in reversed(messages):
@@ -37,8 +43,9 @@ def last_tool_result(messages: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def reply_for(step: Step, body: dict[str, Any], next_call_number: int) -> Reply | str:
-    """The reply ``step`` makes to request ``body``, or a sentence saying why it does not fit.
+def reply_for(step: Step, body: dict[str, Any], next_call_number: int) -> Reply:
+    """The reply ``step`` makes to request ``body``. Raises :class:`UnexpectedRequest`, saying
+    why in one sentence, when the request does not fit the step.
 
     ``next_call_number`` numbers generated tool-call ids (``call_<n>``) so they are unique
     within one mock model.
@@ -46,12 +53,12 @@ def reply_for(step: Step, body: dict[str, Any], next_call_number: int) -> Reply 
     messages = body.get("messages") or []
     if step.when_last_message and (not messages or messages[-1].get("role") != step.when_last_message):
         got = messages[-1].get("role") if messages else "nothing"
-        return f"the step expects the last message to be '{step.when_last_message}', got '{got}'"
+        raise UnexpectedRequest(f"the step expects the last message to be '{step.when_last_message}', got '{got}'")
     if step.calls:
         tools = declared_tools(body)
         missing = [c.tool for c in step.calls if c.tool not in tools]
         if missing:
-            return (
+            raise UnexpectedRequest(
                 f"the step calls {', '.join(missing)}, which the request does not declare "
                 f"(declared: {', '.join(tools) or 'none'})"
             )
@@ -68,6 +75,6 @@ def reply_for(step: Step, body: dict[str, Any], next_call_number: int) -> Reply 
     if step.quote_last_tool_result:
         shown = last_tool_result(messages)
         if shown is None:
-            return "the step quotes the last tool result, but the request holds no tool message"
+            raise UnexpectedRequest("the step quotes the last tool result, but the request holds no tool message")
         return Reply({"role": "assistant", "content": QUOTE_PREFIX + shown}, "stop")
     return Reply({"role": "assistant", "content": step.reply}, "stop")

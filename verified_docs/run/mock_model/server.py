@@ -20,7 +20,7 @@ from typing import Any
 from verified_docs.errors import Location, Problem
 from verified_docs.run.mock_model import anthropic
 from verified_docs.run.mock_model.provider_rules import ProviderRejection, check_request
-from verified_docs.run.mock_model.script import Reply, reply_for
+from verified_docs.run.mock_model.script import Reply, UnexpectedRequest, reply_for
 from verified_docs.scenario.records import Step
 
 CHAT_PATH = "/v1/chat/completions"
@@ -153,9 +153,10 @@ class MockModel:
                 why = f"the script has {len(self.steps)} step(s) and all were used"
                 return self._unexpected_request(index, path, body, None, why)
             step = self.steps[self._position]
-            made = reply_for(step, body, self._calls_made + 1)
-            if not isinstance(made, Reply):
-                return self._unexpected_request(index, path, body, self._position, made)
+            try:
+                made = reply_for(step, body, self._calls_made + 1)
+            except UnexpectedRequest as e:
+                return self._unexpected_request(index, path, body, self._position, str(e))
             self._position += 1
             self._calls_made += len(made.message.get("tool_calls") or [])
             self.requests.append(RecordedRequest(index, path, body, 200, self._position - 1, reply=made.message, at=at))
