@@ -8,9 +8,9 @@
   desktop viewport, light colour scheme). Requests that leave 127.0.0.1 are blocked, so a test
   never depends on the network; ``page.log`` records console errors, page errors and what was
   blocked.
-- ``visit`` (session): loads a page of the real site once and keeps what it showed (errors,
-  anchors, links, ids, tab sets, code blocks, unrendered lists), with its screenshots in
-  ``build/screenshots/``.
+- ``visit`` (session): loads a page of the real site once and keeps what every per-page test
+  reads (errors, requests, anchors, links, ids, tab sets, code blocks, unrendered lists,
+  diagrams, axe findings, code widths), with its screenshots in ``build/screenshots/``.
 - ``zensical_url`` (session) and ``zensical_page``: the same for the site built with Zensical.
 - ``linked_tabs_url`` (session): the sample site in ``samples/linked-tabs`` built with the real
   ``mkdocs.yml`` (``INHERIT``), for tab linking with two languages (the real site has one).
@@ -40,9 +40,11 @@ except ImportError as missing:
         "install the test extra: pip install -e '.[test]' (nox -s tests does)"
     ) from missing
 
+from tests.browser.accessibility import violations
 from tests.browser.dom import TabSet, tab_sets
 from tests.browser.pages import ROOT, SCREENSHOTS
 from tests.browser.pages import Page as SitePage
+from tests.browser.reading import DRAWN, OPEN_SHADOWS, OVERFLOWING
 
 # Sample sites are inputs, not tests.
 collect_ignore = ["samples"]
@@ -221,6 +223,7 @@ _READ = r"""() => ({
   // A paragraph holding a line that starts like a list item is a list Markdown did not render.
   unrenderedLists: Array.from(document.querySelectorAll('.md-content p'))
     .filter(p => /\n\s*([-*+]|\d+\.) /.test(p.textContent)).map(p => p.textContent.trim().slice(0, 120)),
+  editLinks: Array.from(document.querySelectorAll('a.md-content__button[href]'), a => a.getAttribute('href')),
   codeBlocks: Array.from(document.querySelectorAll('pre > code'), code => {
     const pre = code.parentElement;
     const button = pre.querySelector('button[data-clipboard-target]');
@@ -231,25 +234,43 @@ _READ = r"""() => ({
 
 @dataclass(frozen=True)
 class Visit:
-    """What one page showed: its log, DOM facts, and where its screenshots went."""
+    """What one page showed in its one load: its log, DOM facts, its drawn diagrams
+    (:data:`~tests.browser.reading.DRAWN`), the axe findings of ours, the code blocks too wide
+    at 1280 px with every program unfolded, and where its screenshots went."""
 
     page: SitePage
     errors: tuple[str, ...]
     blocked: tuple[str, ...]
     headerlinks: tuple[dict, ...]
     links: tuple[dict, ...]
+    edit_links: tuple[str, ...]
     ids: tuple[str, ...]
     code_blocks: tuple[dict, ...]
     tab_sets: tuple[TabSet, ...]
     unrendered_lists: tuple[str, ...]
+    drawn: tuple[dict, ...]
+    axe_ours: tuple[str, ...]
+    wide_code: tuple[str, ...]
     phone_overflow: int
     desktop_png: Path
     phone_png: Path
 
 
+def load_drawn(page: Page, url: str) -> None:
+    """Open ``url`` in ``page`` with the diagrams' shadow roots open (:data:`OPEN_SHADOWS`), and
+    wait until Material has drawn every sequence diagram: the last thing it sets up, so the
+    copy buttons and tabs are there too. Measured on a loaded 2-core machine, "networkidle"
+    alone came before that on the approval gate."""
+    page.add_init_script(OPEN_SHADOWS)
+    page.goto(url, wait_until="networkidle")
+    page.wait_for_function("() => !document.querySelector('pre.mermaid')", timeout=60_000)
+
+
 @pytest.fixture(scope="session")
 def visit(browser: Browser, site_url: str, screenshots: Path) -> Callable[[SitePage], Visit]:
-    """Load a page once (memoized): read it at 1280x800, photograph it, then at 390x844."""
+    """Load a page once (memoized) and read everything the per-page tests check: at 1280x800
+    its facts, diagrams and axe findings, its picture, its code widths with every program
+    unfolded (folded back after); then at 390x844 its overflow and picture."""
     done: dict[SitePage, Visit] = {}
 
     def load(site_page: SitePage) -> Visit:
@@ -258,15 +279,14 @@ def visit(browser: Browser, site_url: str, screenshots: Path) -> Callable[[SiteP
         context, log = new_context(browser, site_url)
         try:
             page = context.new_page()
-            page.goto(site_page.url, wait_until="networkidle")
-            # A page's sequence diagrams are the last thing Material draws: once none is left as
-            # text, it has also set up the rest (copy buttons, tabs). Measured on a loaded
-            # 2-core machine, "networkidle" alone came before that on the approval gate.
-            page.wait_for_function("() => !document.querySelector('pre.mermaid')", timeout=60_000)
+            load_drawn(page, site_page.url)
             facts = page.evaluate(_READ)
             sets = tuple(tab_sets(page))
+            drawn = page.evaluate(DRAWN)
+            ours, _ = violations(page)
             desktop = screenshots / f"{site_page.slug}-desktop.png"
             page.screenshot(path=desktop, full_page=True)
+            wide = page.evaluate(OVERFLOWING)
             page.set_viewport_size(PHONE)
             page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
             overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
@@ -280,10 +300,14 @@ def visit(browser: Browser, site_url: str, screenshots: Path) -> Callable[[SiteP
             tuple(log.blocked),
             tuple(facts["headerlinks"]),
             tuple(facts["links"]),
+            tuple(facts["editLinks"]),
             tuple(facts["ids"]),
             tuple(facts["codeBlocks"]),
             sets,
             tuple(facts["unrenderedLists"]),
+            tuple(drawn),
+            tuple(ours),
+            tuple(wide),
             overflow,
             desktop,
             phone,

@@ -1,8 +1,9 @@
 """axe-core on every page: no serious or critical violation that this project's markup causes.
 
 axe-core (bundled by axe-playwright-python) runs in Chromium on each page of the built site,
-at the desktop size and in the light scheme, the reader's default. A violation fails unless
-its node is one of Material's own, listed below by rule id with the element it sits on and why
+at the desktop size and in the light scheme, the reader's default, with the diagrams' shadow
+roots open (so axe reads the drawn SVG too). A violation fails unless its node is one of
+Material's own, listed in ``accessibility.py`` by rule id with the element it sits on and why
 it is not ours to fix: listed, never filtered out silently. Everything else on the page is ours:
 the examples and their captions, the evidence boxes, the diagrams, the claims' links, the
 prose of every page (the home page included), and the code highlighting palette we set.
@@ -10,43 +11,24 @@ prose of every page (the home page included), and the code highlighting palette 
 
 from __future__ import annotations
 
+from typing import Callable
+
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
+from tests.browser.accessibility import THEME_INHERENT, violations
+from tests.browser.conftest import Visit
 from tests.browser.pages import Page as SitePage
 from tests.browser.pages import site_pages
 
 PAGES = site_pages()
-FAILING_IMPACTS = ("serious", "critical")
-# rule id -> (CSS selector of Material's element, why it is the theme's and not ours)
-THEME_INHERENT = {
-    "aria-dialog-name": (".md-search", "Material's search overlay is role=dialog with no accessible name"),
-    "color-contrast": (".md-copyright", "Material's footer credit is #7f7f7f on #171717 (4.47:1)"),
-}
-AXE = Axe()
-
-
-def violations(page: Page) -> tuple[list[str], list[str]]:
-    """(ours, the theme's): one line per failing node, ``rule: message at selector``."""
-    ours, theirs = [], []
-    for violation in AXE.run(page).response["violations"]:
-        if violation["impact"] not in FAILING_IMPACTS:
-            continue
-        for node in violation["nodes"]:
-            selector = " ".join(str(t) for t in node["target"])
-            message = (node.get("any") or node.get("all") or [{}])[0].get("message", violation["help"])
-            line = f"{violation['id']} ({violation['impact']}): {message} at {selector}"
-            inherent = THEME_INHERENT.get(violation["id"])
-            on_theme = inherent and page.locator(selector).first.evaluate("(e, s) => !!e.closest(s)", inherent[0])
-            (theirs if on_theme else ours).append(line)
-    return ours, theirs
 
 
 @pytest.mark.parametrize("site_page", PAGES, ids=str)
-def test_page_has_no_serious_accessibility_violation_of_ours(page: Page, site_page: SitePage) -> None:
-    page.goto(site_page.url, wait_until="networkidle")
-    ours, _ = violations(page)
+def test_page_has_no_serious_accessibility_violation_of_ours(
+    visit: Callable[[SitePage], Visit], site_page: SitePage
+) -> None:
+    ours = visit(site_page).axe_ours
     if ours:
         pytest.fail(
             f"{site_page}: {len(ours)} serious or critical axe-core finding(s) in this site's markup:\n"

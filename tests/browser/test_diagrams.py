@@ -10,14 +10,15 @@ message labels and an accessible title, and its steps in words must list as many
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import Visit
+from tests.browser.conftest import Visit, load_drawn
 from tests.browser.pages import ROOT, site_pages
 from tests.browser.pages import Page as SitePage
+from tests.browser.reading import DRAWN
 from verified_docs import ledger as ledger_mod
 from verified_docs.render.directive import find_directives
 from verified_docs.run.languages import LANGUAGES
@@ -30,28 +31,6 @@ DIAGRAM_PAGES = [
     for p in PAGES
     if any(d.kind == "diagram" for d in find_directives(p.source.read_text(encoding="utf-8"), p.source))
 ]
-
-# Material attaches each drawn diagram to a closed shadow root; open it so the test can read the SVG.
-OPEN_SHADOWS = """
-const attach = Element.prototype.attachShadow;
-Element.prototype.attachShadow = function (init) { return attach.call(this, {...init, mode: "open"}); };
-"""
-
-_DRAWN = r"""() => Array.from(document.querySelectorAll('div.verified-diagram'), figure => {
-  const host = figure.querySelector(':scope > div.mermaid');
-  const svg = host && host.shadowRoot ? host.shadowRoot.querySelector('svg') : null;
-  const titleId = svg ? (svg.getAttribute('aria-labelledby') || '').split(' ')[0] : '';
-  const title = svg && titleId ? svg.querySelector('#' + CSS.escape(titleId)) : null;
-  return {
-    declared: Number(figure.dataset.vdMessages),
-    // One arrow and one number per message (a label of several lines is several texts).
-    drawn: svg ? svg.querySelectorAll('.messageLine0, .messageLine1').length : null,
-    numbers: svg ? svg.querySelectorAll('text.sequenceNumber').length : null,
-    width: svg ? svg.getBoundingClientRect().width : 0,
-    title: title ? title.textContent : null,
-    words: figure.querySelectorAll(':scope > details ol > li').length,
-  };
-})"""
 
 
 def expected_counts(page: SitePage, ledger: ledger_mod.Ledger) -> list[tuple[str, int]]:
@@ -85,16 +64,18 @@ def test_example_pages_have_diagrams() -> None:
 
 
 def diagram_problems(page: Page, site_page: SitePage, ledger: ledger_mod.Ledger) -> list[str]:
-    """Load ``site_page`` in ``page`` (whose context serves a built site) and say what is wrong
-    with its diagrams: one not drawn, drawn with another number of messages than its run
-    recorded, without an accessible title or drawn while hidden, and any error the page logged."""
+    """Load ``site_page`` in ``page`` (whose context serves a built site) and say what
+    :func:`drawn_problems` finds, and any error the page logged."""
+    load_drawn(page, site_page.url)
+    return drawn_problems(page.evaluate(DRAWN), site_page, ledger) + [f"{site_page}: {e}" for e in page.log.errors]
+
+
+def drawn_problems(drawn: Sequence[dict], site_page: SitePage, ledger: ledger_mod.Ledger) -> list[str]:
+    """What is wrong with the diagrams ``site_page`` drew (:data:`~tests.browser.reading.DRAWN`):
+    one not drawn, drawn with another number of messages than its run recorded, without an
+    accessible title, or drawn while hidden."""
     wanted = expected_counts(site_page, ledger)
     assert wanted, f"{site_page}: its diagram directives ask for no diagram with a message"
-    page.add_init_script(OPEN_SHADOWS)
-    page.goto(site_page.url, wait_until="networkidle")
-    # Material draws them one by one once the script is there; wait until none is left as text.
-    page.wait_for_function("() => !document.querySelector('div.verified-diagram > pre.mermaid')", timeout=60_000)
-    drawn = page.evaluate(_DRAWN)
     if len(drawn) != len(wanted):
         return [
             f"{site_page}: expected {len(wanted)} diagrams ({', '.join(w for w, _ in wanted)}), "
@@ -111,14 +92,15 @@ def diagram_problems(page: Page, site_page: SitePage, ledger: ledger_mod.Ledger)
             problems.append(f"{which}: the SVG's accessible title is {d['title']!r}")
         if d["width"] < 200:
             problems.append(f"{which}: the SVG is {d['width']}px wide (drawn while hidden?)")
-    return problems + [f"{site_page}: {e}" for e in page.log.errors]
+    return problems
 
 
 @pytest.mark.parametrize("site_page", DIAGRAM_PAGES, ids=str)
 def test_every_diagram_is_drawn_with_its_recorded_messages(
-    page: Page, site_page: SitePage, ledger: ledger_mod.Ledger
+    visit: Callable[[SitePage], Visit], site_page: SitePage, ledger: ledger_mod.Ledger
 ) -> None:
-    problems = diagram_problems(page, site_page, ledger)
+    seen = visit(site_page)
+    problems = drawn_problems(seen.drawn, site_page, ledger) + [f"{site_page}: {e}" for e in seen.errors]
     if problems:
         pytest.fail(f"{site_page}:\n" + "\n".join(f"    {p}" for p in problems), pytrace=False)
 

@@ -5,12 +5,15 @@ on every page to its Markdown source."""
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from playwright.sync_api import Page
 
 from conftest import TEST_EDIT_URI
+from tests.browser.conftest import Visit
 from tests.browser.dom import wait_for_js
 from tests.browser.pages import DOCS, site_pages
+from tests.browser.pages import Page as SitePage
 
 SCHEME = "() => document.body.getAttribute('data-md-color-scheme')"
 # Material shows one toggle label at a time: the one that switches to the other palette.
@@ -63,12 +66,10 @@ def test_links_navigate_without_reloading_the_document(page: Page, built_site, s
     assert not page.log.errors, "\n".join(page.log.errors)
 
 
-def test_every_page_has_an_edit_link_to_its_own_markdown_file(page: Page) -> None:
+def test_every_page_has_an_edit_link_to_its_own_markdown_file(visit: Callable[[SitePage], Visit]) -> None:
     problems = []
     for site_page in site_pages():
-        page.goto(site_page.url)
-        links = page.locator("a.md-content__button[href]")
-        hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        hrefs = list(visit(site_page).edit_links)
         expected = TEST_EDIT_URI + site_page.source.relative_to(DOCS).as_posix()
         if expected not in hrefs:
             problems.append(f"{site_page}: no edit link to {expected} (found {hrefs})")

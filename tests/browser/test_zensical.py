@@ -17,8 +17,9 @@ from playwright.sync_api import Page
 
 from tests.browser.dom import tab_label, tab_sets
 from tests.browser.pages import ROOT, site_pages
+from tests.browser.reading import OPEN_SHADOWS
 from tests.browser.test_copy import copy_page, run_copies
-from tests.browser.test_diagrams import DIAGRAM_PAGES, OPEN_SHADOWS, diagram_problems
+from tests.browser.test_diagrams import DIAGRAM_PAGES, diagram_problems
 from tests.browser.test_search import highlighted_marks, word_only_in_code
 from verified_docs import ledger as ledger_mod
 from verified_docs.scenario.load import discover_project
