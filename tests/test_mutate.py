@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from conftest import SNIPPETS
 from verified_docs.scenario.load import load_scenario
-from verified_docs.tools.mutate import _candidates, _run_mutant
+from verified_docs.tools.mutate import _candidates, _run_mutant, entry_path
 
 
 def test_operators_match_the_approval_gate_and_skip_comments() -> None:
@@ -55,3 +57,17 @@ def test_score_leaves_out_named_equivalents_and_refuses_a_stale_entry() -> None:
     failing = score(scenario, [other, *killed[:3]])
     assert failing.failures()[2].startswith("suspension/agents-resume: 75.0% of mutants killed (3/4), below 90%")
     assert failing.failures()[3] == "  " + other.describe()
+
+
+def test_a_stored_score_is_found_only_under_the_same_operators(tmp_path) -> None:
+    """A mutation entry restored from another commit (CI restores the newest earlier cache) is
+    read only when the mutation operators are the ones that made it."""
+    scenario = load_scenario(SNIPPETS / "suspension/approval-gate", SNIPPETS)
+    here = entry_path(scenario, tmp_path)
+    assert here == entry_path(scenario, tmp_path), "the name is stable for the same content"
+    assert here.parent == tmp_path and here.suffix == ".json"
+    from verified_docs.tools import mutate
+
+    source = Path(mutate.__file__).read_bytes()
+    assert entry_path(scenario, tmp_path, source) == here
+    assert entry_path(scenario, tmp_path, source + b"\n# another operator\n") != here

@@ -10,6 +10,7 @@ a *survivor*: that scenario's evidence is too weak.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import tempfile
@@ -165,19 +166,27 @@ def score(scenario: Scenario, mutants: list[Mutant]) -> Score:
 MUTATION_CACHE = Path("build") / "cache" / "mutation"
 
 
+def entry_path(scenario: Scenario, cache_dir: Path, operators: bytes | None = None) -> Path:
+    """Where ``scenario``'s mutants are stored in ``cache_dir``: named by the verification
+    cache's content key and the SHA-256 of ``operators`` (default: this module's source)."""
+    from verified_docs.cache import ResultCache
+
+    digest = hashlib.sha256(Path(__file__).read_bytes() if operators is None else operators).hexdigest()[:16]
+    return cache_dir / f"{ResultCache.open(cache_dir).key(scenario, None)}-{digest}.json"
+
+
 def check_scenario(scenario: Scenario, cache_dir: Path | None, jobs: int = 2) -> Score:
     """Mutate and verify ``scenario``, then score it. With ``cache_dir``, a scenario whose files,
-    toolnexus, interpreter and machinery are as when it was last mutated is scored from the
-    stored mutants (the same content key as the verification cache; a failing score is stored
-    too, since it is as much a function of that content as a passing one)."""
+    toolnexus, interpreter, machinery and mutation operators are as when it was last mutated
+    is scored from the stored mutants (the verification cache's content key and a digest of
+    this module; a failing score is stored too, since it is as much a function of that content
+    as a passing one). So an entry restored from another commit is read only where it holds."""
     import json
 
-    from verified_docs.cache import ResultCache
     from verified_docs.files import write_atomic
 
-    path = None
-    if cache_dir is not None:
-        path = Path(cache_dir) / f"{ResultCache.open(Path(cache_dir)).key(scenario, None)}.json"
+    path = None if cache_dir is None else entry_path(scenario, Path(cache_dir))
+    if path is not None:
         try:
             stored = json.loads(path.read_text(encoding="utf-8"))
             return score(scenario, [Mutant(**m) for m in stored])
