@@ -59,36 +59,53 @@ def tree(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
 
 
+def _clock_reads(day: int) -> list[str]:
+    """What a process under the fake clock at ``day`` reads as today's date, three ways."""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import datetime, time; print(datetime.date.today(), "
+            "time.strftime('%Y-%m-%d'), time.strftime('%Y-%m-%d', time.gmtime()))",
+        ],
+        env=fake_clock_env(day),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+
+
 def test_the_same_commit_built_on_two_dates_gives_byte_identical_sites(tmp_path: Path) -> None:
     # The whole site, every example verified again on each date (--force): nothing a page shows
-    # may depend on the day it was built.
-    root = whole_project(tmp_path / "project")
-    sites = []
-    for day in (1790000000, 1800000000):  # 2026-09-21 and 2027-01-15, both after the commit
-        clock = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                "import datetime, time; print(datetime.date.today(), "
-                "time.strftime('%Y-%m-%d'), time.strftime('%Y-%m-%d', time.gmtime()))",
-            ],
-            env=fake_clock_env(day),
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-        assert clock == [{1790000000: "2026-09-21", 1800000000: "2027-01-15"}[day]] * 3  # the fake clock works
-        done = subprocess.run(
-            [sys.executable, "-m", "verified_docs", "build", "--root", str(root), "--force"],
-            cwd=root,
-            env=fake_clock_env(day),
-            capture_output=True,
-            text=True,
-            timeout=300,
+    # may depend on the day it was built. The two dates build two copies of the one commit at
+    # the same time (they share nothing), so the test waits for one build, not two in a row.
+    days = {1790000000: "2026-09-21", 1800000000: "2027-01-15"}  # both after the commit
+    builds = []
+    for day, date in days.items():
+        assert _clock_reads(day) == [date] * 3  # the fake clock works
+        root = whole_project(tmp_path / f"project-{date}")
+        builds.append(
+            (
+                root,
+                subprocess.Popen(
+                    [sys.executable, "-m", "verified_docs", "build", "--root", str(root), "--force"],
+                    cwd=root,
+                    env=fake_clock_env(day),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                ),
+            )
         )
-        assert done.returncode == 0, done.stdout + done.stderr
-        assert f"[build] SOURCE_DATE_EPOCH={COMMITTED} (the last commit's time)" in done.stdout
-        assert "without a network namespace" not in done.stderr  # the whole build ran in one
+    sites = []
+    for root, build in builds:
+        try:
+            stdout, stderr = build.communicate(timeout=400)
+        finally:
+            build.kill()
+        assert build.returncode == 0, stdout + stderr
+        assert f"[build] SOURCE_DATE_EPOCH={COMMITTED} (the last commit's time)" in stdout
+        assert "without a network namespace" not in stderr  # the whole build ran in one
         sites.append(tree(root / "site"))
     first, second = sites
     assert "sitemap.xml" in first and "sitemap.xml.gz" in first

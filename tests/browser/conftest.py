@@ -25,10 +25,11 @@ import re
 import subprocess
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence, TypeVar
 
 import pytest
 
@@ -42,7 +43,7 @@ except ImportError as missing:
 
 from tests.browser.accessibility import violations
 from tests.browser.dom import TabSet, tab_sets
-from tests.browser.pages import ROOT, SCREENSHOTS
+from tests.browser.pages import ROOT, SCREENSHOTS, site_pages
 from tests.browser.pages import Page as SitePage
 from tests.browser.reading import DRAWN, OPEN_SHADOWS, OVERFLOWING
 
@@ -102,15 +103,61 @@ def screenshots() -> Path:
     return SCREENSHOTS
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+def _need_chromium() -> None:
     if not CHROMIUM.is_file():
         pytest.fail(f"{CHROMIUM} not found: the browser tests need Debian's Chromium; {INSTALL_HINT}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    _need_chromium()
     # launch() gives each run a fresh temporary user-data dir, removed on close.
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
         yield browser
         browser.close()
+
+
+# Chromium instances the per-page checks use side by side. One browser at a time left about a
+# third of two cores idle (a page's load, axe-core and its pictures are CPU work); two fill
+# them, and more only slow each page down.
+BROWSERS = 2
+# A page loaded beside another on a busy machine may take longer than the 10 s a missing element gets.
+NAVIGATION_TIMEOUT_MS = 60_000
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def in_browsers(items: Sequence[T], work: Callable[[Browser, T], R], workers: int = BROWSERS) -> dict[T, R]:
+    """``work(browser, item)`` for every item, ``workers`` items at a time, each worker a thread
+    with a Playwright and a Chromium of its own (Playwright's sync API serves the thread that
+    started it). Returns the results by item, in the order given; the first exception raised
+    by ``work`` is raised here, after every worker stopped."""
+    _need_chromium()
+    todo = list(items)
+    lock = threading.Lock()
+
+    def worker() -> dict[T, R]:
+        done: dict[T, R] = {}
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+            try:
+                while True:
+                    with lock:
+                        if not todo:
+                            return done
+                        item = todo.pop(0)
+                    done[item] = work(chromium, item)
+            finally:
+                chromium.close()
+
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="browser") as pool:
+        futures = [pool.submit(worker) for _ in range(max(1, min(workers, len(todo))))]
+        results: dict[T, R] = {}
+        for future in futures:
+            results.update(future.result())
+    return {item: results[item] for item in items}
 
 
 @dataclass
@@ -143,6 +190,7 @@ def new_context(browser: Browser, base_url: str) -> tuple[BrowserContext, PageLo
     """A fresh context on ``base_url``: desktop size, light scheme, clipboard allowed, offline."""
     context = browser.new_context(viewport=DESKTOP, color_scheme="light", base_url=base_url)
     context.set_default_timeout(10_000)  # a missing element fails in seconds, not Playwright's 30
+    context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url.rstrip("/"))
     log = PageLog(base_url)
     context.route(re.compile("^(?!" + re.escape(base_url) + ")"), log.block)
@@ -266,52 +314,62 @@ def load_drawn(page: Page, url: str) -> None:
     page.wait_for_function("() => !document.querySelector('pre.mermaid')", timeout=60_000)
 
 
+def read_page(browser: Browser, site_url: str, site_page: SitePage, screenshots: Path) -> Visit:
+    """Load ``site_page`` once in a fresh context and read everything the per-page tests check:
+    at 1280x800 its facts, diagrams and axe findings, its picture, its code widths with every
+    program unfolded (folded back after); then at 390x844 its overflow and picture."""
+    context, log = new_context(browser, site_url)
+    try:
+        page = context.new_page()
+        load_drawn(page, site_page.url)
+        facts = page.evaluate(_READ)
+        sets = tuple(tab_sets(page))
+        drawn = page.evaluate(DRAWN)
+        ours, _ = violations(page)
+        desktop = screenshots / f"{site_page.slug}-desktop.png"
+        page.screenshot(path=desktop, full_page=True)
+        wide = page.evaluate(OVERFLOWING)
+        page.set_viewport_size(PHONE)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        phone = screenshots / f"{site_page.slug}-phone.png"
+        page.screenshot(path=phone, full_page=True)
+    finally:
+        context.close()
+    return Visit(
+        site_page,
+        tuple(log.errors),
+        tuple(log.blocked),
+        tuple(facts["headerlinks"]),
+        tuple(facts["links"]),
+        tuple(facts["editLinks"]),
+        tuple(facts["ids"]),
+        tuple(facts["codeBlocks"]),
+        sets,
+        tuple(facts["unrenderedLists"]),
+        tuple(drawn),
+        tuple(ours),
+        tuple(wide),
+        overflow,
+        desktop,
+        phone,
+    )
+
+
 @pytest.fixture(scope="session")
-def visit(browser: Browser, site_url: str, screenshots: Path) -> Callable[[SitePage], Visit]:
-    """Load a page once (memoized) and read everything the per-page tests check: at 1280x800
-    its facts, diagrams and axe findings, its picture, its code widths with every program
-    unfolded (folded back after); then at 390x844 its overflow and picture."""
+def visit(site_url: str, screenshots: Path) -> Callable[[SitePage], Visit]:
+    """What each page showed in its one load (:func:`read_page`). The first call reads every
+    page of the site, :data:`BROWSERS` at a time; a page outside the site is read when asked."""
     done: dict[SitePage, Visit] = {}
 
+    def read(browser: Browser, site_page: SitePage) -> Visit:
+        return read_page(browser, site_url, site_page, screenshots)
+
     def load(site_page: SitePage) -> Visit:
-        if site_page in done:
-            return done[site_page]
-        context, log = new_context(browser, site_url)
-        try:
-            page = context.new_page()
-            load_drawn(page, site_page.url)
-            facts = page.evaluate(_READ)
-            sets = tuple(tab_sets(page))
-            drawn = page.evaluate(DRAWN)
-            ours, _ = violations(page)
-            desktop = screenshots / f"{site_page.slug}-desktop.png"
-            page.screenshot(path=desktop, full_page=True)
-            wide = page.evaluate(OVERFLOWING)
-            page.set_viewport_size(PHONE)
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-            overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-            phone = screenshots / f"{site_page.slug}-phone.png"
-            page.screenshot(path=phone, full_page=True)
-        finally:
-            context.close()
-        done[site_page] = Visit(
-            site_page,
-            tuple(log.errors),
-            tuple(log.blocked),
-            tuple(facts["headerlinks"]),
-            tuple(facts["links"]),
-            tuple(facts["editLinks"]),
-            tuple(facts["ids"]),
-            tuple(facts["codeBlocks"]),
-            sets,
-            tuple(facts["unrenderedLists"]),
-            tuple(drawn),
-            tuple(ours),
-            tuple(wide),
-            overflow,
-            desktop,
-            phone,
-        )
+        if not done:
+            done.update(in_browsers(site_pages(), read))
+        if site_page not in done:
+            done.update(in_browsers([site_page], read))
         return done[site_page]
 
     return load

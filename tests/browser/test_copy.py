@@ -9,25 +9,29 @@ block the golden output. Then the copies are written over a fresh copy of the ex
 reader downloads them), and the scenario is verified from there against its scripted model: every
 run must pass, and each output shown on the page must be what the copied program printed.
 Under each block, the download link must give the file that ran, byte for byte.
+Several pages are copied at a time, each in a browser of its own; their copies are verified
+side by side while the next pages are copied.
 """
 
 from __future__ import annotations
 
 import difflib
 import shutil
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Browser, Locator, Page
 
+from tests.browser.conftest import in_browsers, new_context
 from tests.browser.dom import copy_via_button, reveal, tab_label, tab_sets
 from tests.browser.pages import ROOT, ExpectedExample, ExpectedTab, expected_examples, site_pages
 from tests.browser.pages import Page as SitePage
 from verified_docs.scenario.load import discover_project
 from verified_docs.scenario.records import Program, Scenario
 from verified_docs.verify.normalise import normalise
-from verified_docs.verify.scenarios import verify_scenario
+from verified_docs.verify.scenarios import default_jobs, verify_scenario
 from verified_docs.verify.verdict import RunVerdict
 
 SCENARIOS = {s.name: s for s in discover_project(ROOT)}
@@ -198,11 +202,37 @@ def run_copies(scenario: Scenario, copies: Copies, into: Path) -> list[str]:
     return problems
 
 
+@pytest.fixture(scope="module")
+def copied_and_run(site_url: str, tmp_path_factory: pytest.TempPathFactory) -> dict[SitePage, list[str]]:
+    """Every example page's problems: its copies taken in a fresh browser context, several
+    pages at a time (:func:`~tests.browser.conftest.in_browsers`), while the copies already
+    taken are verified side by side in threads, as
+    :func:`~verified_docs.verify.scenarios.verify_all` verifies scenarios (each run has its own
+    mock model, port and folder)."""
+    folders = {p: tmp_path_factory.mktemp(p.slug) for p in EXAMPLE_PAGES}  # made here: pytest's is not for threads
+    with ThreadPoolExecutor(max_workers=default_jobs(), thread_name_prefix="copies") as pool:
+
+        def copy(browser: Browser, site_page: SitePage) -> tuple[list[str], list[Future[list[str]]]]:
+            context, _log = new_context(browser, site_url)
+            try:
+                problems, copies = copy_page(context.new_page(), site_page)
+            finally:
+                context.close()
+            runs = [
+                pool.submit(run_copies, SCENARIOS[name], copied, folders[site_page] / name.replace("/", "-"))
+                for name, copied in copies.items()
+            ]
+            return problems, runs
+
+        pending = in_browsers(EXAMPLE_PAGES, copy)
+        return {p: problems + [x for r in runs for x in r.result()] for p, (problems, runs) in pending.items()}
+
+
 @pytest.mark.parametrize("site_page", EXAMPLE_PAGES, ids=str)
-def test_copied_examples_run_and_print_what_the_page_shows(page: Page, site_page: SitePage, tmp_path: Path) -> None:
-    problems, copies = copy_page(page, site_page)
-    for name, copied in copies.items():
-        problems += run_copies(SCENARIOS[name], copied, tmp_path / name.replace("/", "-"))
+def test_copied_examples_run_and_print_what_the_page_shows(
+    copied_and_run: dict[SitePage, list[str]], site_page: SitePage
+) -> None:
+    problems = copied_and_run[site_page]
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
 
