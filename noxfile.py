@@ -182,6 +182,13 @@ def serve(session: nox.Session) -> None:
     session.run("python", "-m", "verified_docs", "serve", *session.posargs, env=QUIET_MKDOCS)
 
 
+@nox.session(default=False)
+def new(session: nox.Session) -> None:
+    """Scaffold an example: `nox -s new -- <guide>/<name> [--title T]` writes a program, its scenario.yaml, a page and its nav line, then verifies it and writes its golden output."""
+    _install(session, "--extra", "docs")
+    session.run("python", "-m", "verified_docs", "new", *session.posargs)
+
+
 @nox.session(name="update-outputs", default=False)
 def update_outputs(session: nox.Session) -> None:
     """Rewrite golden outputs from a verified run (only runs whose evidence holds; atomic; unchanged files untouched)."""
@@ -191,7 +198,11 @@ def update_outputs(session: nox.Session) -> None:
 
 @nox.session(name="release-matrix", default=False)
 def release_matrix(session: nox.Session) -> None:
-    """Verify every scenario on each release in rules/releases.txt and the pinned one (only releases whose inputs changed; `-- --force` runs all); fail where a 'since' is wrong.
+    """Verify every scenario on each release in rules/releases.txt and the pin (only releases whose inputs changed; `-- --force` runs all), and write rules/release-matrix.json.
+
+    `-- --only <scenario>` measures that scenario alone on every release and puts its row in
+    the matrix, keeping the others: what a new or edited example needs (a scenario's `since`
+    is the first release its row passes on).
 
     `-- --newest` is the new-release alarm instead: verify every scenario on the newest
     toolnexus on PyPI, report those whose evidence or output changed against the pin and the
@@ -202,8 +213,13 @@ def release_matrix(session: nox.Session) -> None:
     _install(session, "--no-install-package", "toolnexus")
     if "--newest" in session.posargs or any(a.startswith("--release=") for a in session.posargs):
         return _release_alarm(session)
+    only = _only(session)
     out = ROOT / "build" / "matrix"
-    plan = session.run("python", "-m", "verified_docs", "matrix-plan", "--reports", str(out), silent=True)
+    if only is not None:  # its own reports, so the whole matrix's stay valid
+        out = out / "only" / re.sub(r"[^A-Za-z0-9_.-]+", "_", only)
+    plan = session.run(
+        "python", "-m", "verified_docs", "matrix-plan", "--reports", str(out), "--only", only or "*", silent=True
+    )
     planned = [line.split() for line in plan.splitlines() if re.match(r"^[0-9.]+ (run|cached)", line)]
     if not planned:
         session.error(f"matrix-plan listed no releases:\n{plan}")
@@ -221,7 +237,7 @@ def release_matrix(session: nox.Session) -> None:
             timings.append(f"{release} cached")
             continue
         t0 = time.monotonic()
-        session.install(f"toolnexus=={release}", *MATRIX_CONSTRAINTS)
+        _install_release(session, release)
         report.unlink(missing_ok=True)  # a crash must leave no report behind, so `matrix` fails loudly
         # Exit 1 with a report means "some scenario failed on this release": the matrix records it.
         session.run(
@@ -235,12 +251,39 @@ def release_matrix(session: nox.Session) -> None:
             str(out / f"{release}-ledger.json"),
             *session.posargs,
             success_codes=[0, 1],
+            silent=only is not None,
         )
         took = time.monotonic() - t0
         session.log(f"toolnexus {release}: installed and verified in {took:.1f} s")
         timings.append(f"{release} {took:.1f} s")
-    session.run("python", "-m", "verified_docs", "matrix", *reports)
+    session.run("python", "-m", "verified_docs", "matrix", *reports, *(("--merge",) if only else ()))
     session.log(f"release matrix: {len(planned)} releases in {time.monotonic() - start:.1f} s ({'; '.join(timings)})")
+
+
+def _install_release(session: nox.Session, release: str) -> None:
+    """``uv pip install toolnexus==<release>`` with MATRIX_CONSTRAINTS: from uv's cache alone
+    when it holds everything (a published release never changes, and asking the index again
+    costs seconds per release), else from the index."""
+    args = [f"toolnexus=={release}", *MATRIX_CONSTRAINTS]
+    python = str(Path(session.bin) / "python")
+    cached = subprocess.run(
+        ["uv", "pip", "install", "--quiet", "--offline", "--python", python, *args], capture_output=True, check=False
+    )
+    if cached.returncode != 0:
+        session.run_install("uv", "pip", "install", "--quiet", "--python", python, *args, silent=True)
+
+
+def _only(session: nox.Session) -> str | None:
+    """The scenario of `-- --only <scenario>` (or `--only=<scenario>`), or None."""
+    args = session.posargs
+    for i, arg in enumerate(args):
+        if arg.startswith("--only="):
+            return arg.split("=", 1)[1]
+        if arg == "--only":
+            if i + 1 == len(args):
+                session.error("--only needs a scenario: nox -s release-matrix -- --only suspension/<name>")
+            return args[i + 1]
+    return None
 
 
 def _release_key(version: str) -> tuple[int, ...]:

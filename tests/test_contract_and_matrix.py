@@ -20,6 +20,7 @@ from verified_docs.render.anchors import matrix_anchor
 from verified_docs.render.contract import render_contract
 from verified_docs.render.directive import find_directives, pages_by_scenario
 from verified_docs.render.matrix_table import render_matrix
+from verified_docs.scenario.digest import content_digest
 from verified_docs.scenario.load import discover_project
 from verified_docs.scenario.rules import (
     RULES_FILE,
@@ -285,10 +286,11 @@ def test_release_matrix_covers_every_listed_release_and_the_pin() -> None:
     )
 
 
-def test_release_matrix_covers_every_scenario_and_matches_each_since() -> None:
+def test_release_matrix_has_a_row_for_every_scenario_measured_on_its_present_files() -> None:
+    # What keeps the published matrix current: `nox -s docs` only warns (see render_matrix).
     m = release_matrix.load(ROOT / release_matrix.MATRIX_FILE)
-    found = matrix.check_since(m, discover_project(ROOT))
-    assert not found, "\n".join(str(p) for p in found) + "\nre-run `nox -s release-matrix`"
+    found = matrix.row_problems(m, discover_project(ROOT))
+    assert not found, "\n".join(str(p) for p in found)
 
 
 def test_pinned_release_column_matches_this_run(verification: Verification) -> None:
@@ -304,23 +306,66 @@ def _toy(results: dict[str, bool]) -> release_matrix.Matrix:
     return release_matrix.Matrix(tuple(results), {"suspension/run-statuses": results})
 
 
-def test_a_since_other_than_the_first_passing_release_fails_at_the_since_line() -> None:
-    scenario = _scenario("suspension/run-statuses")
-    line = next(
-        i
-        for i, text in enumerate(scenario.yaml_path.read_text(encoding="utf-8").splitlines(), 1)
-        if text.startswith("since:")
+def _measured(scenario, results: dict[str, bool]) -> release_matrix.Matrix:
+    return release_matrix.Matrix(
+        tuple(results), {scenario.name: results}, {}, {scenario.name: content_digest(scenario)}
     )
-    m = _toy({"0.6.0": False, "0.7.0": True, "0.8.0": True})
-    assert [str(p) for p in matrix.check_since(m, [dataclasses.replace(scenario, since="0.8.0")])] == [
-        f"{display_path(scenario.yaml_path)}:{line}: suspension/run-statuses: expected since: 0.7.0 (the first release on which "
-        "it passes), got since: 0.8.0"
+
+
+def test_a_scenario_without_a_current_row_is_a_problem_naming_the_one_command(tmp_path) -> None:
+    original = _scenario("suspension/run-statuses")
+    copy = tmp_path / "run-statuses"
+    shutil.copytree(original.folder, copy)
+    scenario = dataclasses.replace(original, folder=copy)
+    m = _measured(scenario, {"0.6.0": False, "0.7.0": True})
+    assert matrix.row_problems(m, [scenario]) == []
+    assert m.measured_since(scenario.name) == "0.7.0"
+    fix = "run `nox -s release-matrix -- --only suspension/run-statuses` (it measures this scenario on every release)"
+    # Edited since it was measured: the row no longer counts, on the pages either.
+    program = next(copy.glob("*.py"))
+    program.write_text(program.read_text(encoding="utf-8") + "# one more line\n", encoding="utf-8")
+    [changed] = matrix.row_problems(m, [scenario])
+    assert str(changed) == (
+        f"{display_path(scenario.yaml_path)}: suspension/run-statuses changed since the release matrix measured it"
+        f"\n    {fix}"
+    )
+    assert m.current({scenario.name: scenario}).scenarios == {}
+    # Never measured.
+    empty = release_matrix.Matrix(("0.6.0", "0.7.0"), {})
+    [missing] = matrix.row_problems(empty, [scenario])
+    assert missing.what == "suspension/run-statuses is not in the release matrix (rules/release-matrix.json)"
+    assert missing.details == (fix,)
+    # Measured, passing nowhere.
+    [never] = matrix.row_problems(_measured(original, {"0.6.0": False, "0.7.0": False}), [original])
+    assert never.what == "suspension/run-statuses passes on no release measured (0.6.0 to 0.7.0)"
+
+
+def test_one_scenario_measured_alone_replaces_only_its_row() -> None:
+    a, b = _scenario("suspension/run-statuses"), _scenario("suspension/approval-gate")
+    base = release_matrix.Matrix(
+        ("0.6.0", "0.7.0"),
+        {a.name: {"0.6.0": True, "0.7.0": True}, b.name: {"0.6.0": True, "0.7.0": True}},
+        {"0.6.0": {"mcp": "1.0"}},
+        {a.name: "old", b.name: content_digest(b)},
+    )
+    merged = matrix.merge(base, _measured(a, {"0.6.0": False, "0.7.0": True}))
+    assert merged.scenarios == {a.name: {"0.6.0": False, "0.7.0": True}, b.name: {"0.6.0": True, "0.7.0": True}}
+    assert merged.digests == {a.name: content_digest(a), b.name: content_digest(b)}
+    assert merged.dependencies == base.dependencies
+    assert matrix.row_problems(merged, [a, b]) == []
+    with pytest.raises(ValueError, match="run the whole matrix: nox -s release-matrix"):
+        matrix.merge(base, _measured(a, {"0.7.0": True}))
+
+
+def test_reports_measuring_one_scenario_on_different_files_do_not_combine() -> None:
+    reports = [
+        {"toolnexus": "0.6.0", "scenarios": {"suspension/x": True}, "digests": {"suspension/x": "one"}},
+        {"toolnexus": "0.7.0", "scenarios": {"suspension/x": True}, "digests": {"suspension/x": "two"}},
     ]
-    assert matrix.check_since(m, [dataclasses.replace(scenario, since="0.7.0")]) == []
-    assert [p.what for p in matrix.check_since(m, [dataclasses.replace(scenario, since=None)])] == [
-        "suspension/run-statuses: expected since: 0.7.0 (the first release on which it passes), got no since "
-        "(so 0.6.0, the oldest release measured)"
-    ]
+    with pytest.raises(ValueError, match="suspension/x changed while the matrix measured it"):
+        matrix.combine(reports)
+    reports[1]["digests"] = {"suspension/x": "one"}
+    assert matrix.combine(reports).digests == {"suspension/x": "one"}
 
 
 def test_a_scenario_failing_again_after_its_first_pass_is_shown_not_hidden() -> None:
@@ -332,8 +377,9 @@ def test_a_scenario_failing_again_after_its_first_pass_is_shown_not_hidden() -> 
         "Passes from toolnexus 0.7.0 (the first release on which it passes) and on later releases too, except "
         "0.8.0–0.9.0, where it fails; measured on 5 releases, 0.6.0 to 0.10.0."
     )
-    # A since equal to the first pass is not a problem: the gap is shown on the page instead.
-    assert matrix.check_since(m, [dataclasses.replace(_scenario(name), since="0.7.0")]) == []
+    # Failing again after the first pass is not a problem: the gap is shown on the page instead.
+    m = dataclasses.replace(m, digests={name: content_digest(_scenario(name))})
+    assert matrix.row_problems(m, [_scenario(name)]) == []
     page = find_directives("<!-- verified-matrix -->\n", Path("availability.md"))[0]
     out = render_matrix(page, "reference/availability.md", m, {name: _scenario(name)}, {})
     row = next(line for line in out.splitlines() if "The three run statuses" in line)
@@ -341,6 +387,19 @@ def test_a_scenario_failing_again_after_its_first_pass_is_shown_not_hidden() -> 
         f'| <span id="{matrix_anchor(name)}"></span>The three run statuses | 0.7.0 | 0.7.0, 0.10.0 | 0.6.0 '
         "| **0.8.0–0.9.0** |"
     )
+
+
+def test_a_scenario_without_a_current_row_shows_not_measured_on_the_matrix_page() -> None:
+    name = "suspension/run-statuses"
+    page = find_directives("<!-- verified-matrix -->\n", Path("availability.md"))[0]
+    out = render_matrix(page, "reference/availability.md", _toy({"0.6.0": True}), {name: _scenario(name)}, {})
+    row = next(line for line in out.splitlines() if "The three run statuses" in line)
+    assert row.endswith("The three run statuses | 0.6.0 | 0.6.0 | none | none |")
+    out = render_matrix(
+        page, "reference/availability.md", release_matrix.Matrix(("0.6.0",), {}), {name: _scenario(name)}, {}
+    )
+    row = next(line for line in out.splitlines() if "The three run statuses" in line)
+    assert row.endswith("The three run statuses | not measured | not measured on its present files | – | – |")
 
 
 def test_ranges_join_neighbouring_releases() -> None:

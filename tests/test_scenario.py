@@ -55,6 +55,18 @@ def test_wrong_type_and_unknown_key_name_file_line_and_path(tmp_path: Path) -> N
     assert f"{folder / 'scenario.yaml'}:8: runs/0/expect/model_requests: 'many' is not of type 'integer'" in msg
 
 
+def test_a_hand_written_since_is_refused_with_the_command_that_measures_it(tmp_path: Path) -> None:
+    folder = make(tmp_path, VALID.replace("title: T\n", "title: T\nsince: 0.7.0\n"))
+    with pytest.raises(SourceError) as e:
+        load_scenario(folder, tmp_path)
+    [problem] = e.value.problems
+    assert (
+        str(problem).splitlines()[0]
+        == f"{folder / 'scenario.yaml'}:2: since: is measured, not written: delete this line"
+    )
+    assert "nox -s release-matrix -- --only <scenario>" in problem.details[0]
+
+
 def test_step_with_two_actions_and_missing_program(tmp_path: Path) -> None:
     text = VALID.replace("- reply: hi", "- reply: hi\n        quote_last_tool_result: true").replace(
         "main.py", "gone.py"

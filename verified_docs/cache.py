@@ -25,6 +25,7 @@ from pathlib import Path
 
 from verified_docs.files import write_atomic
 from verified_docs.run.line_coverage import FileLines
+from verified_docs.scenario.digest import content_digest, digest_files, files_under
 from verified_docs.scenario.load import load_scenario, remember
 from verified_docs.scenario.records import Scenario
 from verified_docs.verify.scenarios import verify_all
@@ -33,21 +34,6 @@ from verified_docs.verify.verdict import RunVerdict
 
 DEFAULT_DIR = Path("build") / "cache" / "verified"
 PACKAGE = Path(__file__).parent
-_SKIPPED_PARTS = {"__pycache__", ".pytest_cache"}
-
-
-def files_under(folder: Path) -> list[Path]:
-    """Every file below ``folder``, sorted, leaving out Python's and pytest's own caches."""
-    return sorted(
-        p for p in folder.rglob("*") if p.is_file() and not _SKIPPED_PARTS.intersection(p.relative_to(folder).parts)
-    )
-
-
-def _digest_files(paths: list[Path], base: Path, h: "hashlib._Hash") -> None:
-    for path in paths:
-        h.update(path.resolve().relative_to(base.resolve()).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
-
 
 # What decides a verdict, relative to PACKAGE: reading the scenario, running its programs (mock
 # model, tracer, fork server), checking what they did, the error shape, the file writer, and
@@ -67,7 +53,7 @@ def machinery_digest(parts: tuple[str, ...] = VERDICT_PATH) -> str:
     h = hashlib.sha256()
     for part in parts:
         path = PACKAGE / part
-        _digest_files(files_under(path) if path.is_dir() else [path], PACKAGE, h)
+        digest_files(files_under(path) if path.is_dir() else [path], PACKAGE, h)
     return h.hexdigest()
 
 
@@ -106,10 +92,7 @@ class ResultCache:
         """Hex SHA-256 of the scenario's files, its support files, ``languages`` and the context."""
         h = hashlib.sha256(self.context.encode())
         h.update(json.dumps(sorted(languages) if languages else None).encode())
-        _digest_files(files_under(scenario.folder), scenario.folder, h)
-        outside = sorted({s.path for s in scenario.support if scenario.folder not in s.path.resolve().parents})
-        for path in outside:
-            h.update(str(path.resolve()).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+        h.update(content_digest(scenario).encode())
         return h.hexdigest()
 
     def get(self, key: str, scenario: Scenario) -> list[RunVerdict] | None:
@@ -224,7 +207,7 @@ class ParsedScenarios:
         folder content was parsed before; raises what it raises."""
         scenario_folder = Path(scenario_folder).resolve()
         h = hashlib.sha256(f"{self.context}\0{scenario_folder}\0{Path(root).resolve()}\0{prefix}".encode())
-        _digest_files(files_under(scenario_folder), scenario_folder, h)
+        digest_files(files_under(scenario_folder), scenario_folder, h)
         path = self.folder / f"{h.hexdigest()}.pickle"
         try:
             scenario = pickle.loads(path.read_bytes())

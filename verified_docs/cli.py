@@ -25,6 +25,7 @@ from verified_docs.scenario.load import discover_project
 from verified_docs.verify_stage import (
     Verified,
     add_options,
+    forced,
     go_offline,
     parse_languages,
     result_cache,
@@ -104,6 +105,11 @@ def _add_site(sub) -> None:
         add_help=False,
         help="serve the site and verify again on every save (python -m verified_docs serve --help)",
     )
+    sub.add_parser(
+        "new",
+        add_help=False,
+        help="scaffold an example: program, scenario.yaml, page, nav line (python -m verified_docs new --help)",
+    )
 
 
 TRY_DESCRIPTION = (
@@ -180,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     except tmproot.EnvironmentProblem as e:
         print(f"verified_docs: {e}", file=sys.stderr)
         return 2
-    if args.command not in ("build", "serve") and rest:
+    if args.command not in ("build", "serve", "new") and rest:
         top.error(f"unrecognized arguments: {' '.join(rest)}")
     offline = argv is None  # a process of its own (`python -m verified_docs`), not a call from a test
     # Only a whole process moves: one thread of a test process would leave its other threads
@@ -191,6 +197,10 @@ def main(argv: list[str] | None = None) -> int:
         from verified_docs.build import main as build_main
 
         return build_main(rest, offline=offline)
+    if args.command == "new":
+        from verified_docs.scaffold.new import main as new_main
+
+        return new_main(rest)
     if args.command == "serve":
         # Not in the network namespace: the preview it serves must be reachable from the host.
         from verified_docs.serve.author_loop import main as serve_main
@@ -205,7 +215,11 @@ def _verify(args: argparse.Namespace) -> int:
     root = args.root.resolve()
     try:
         languages = parse_languages(args.languages)
-        scenarios = [s for s in discover_project(root) if fnmatch.fnmatch(s.name, args.only)]
+        # Parsed scenarios come from disk when unchanged: `release-matrix -- --only` runs this
+        # once per release, and parsing every scenario.yaml would cost more than the run.
+        parsed = None if forced(args.force) else cache_mod.ParsedScenarios.open(root / cache_mod.PARSED_DIR)
+        found = discover_project(root, parsed.load if parsed else None)
+        scenarios = [s for s in found if fnmatch.fnmatch(s.name, args.only)]
     except UsageError as e:
         print(e, file=sys.stderr)
         return 2

@@ -8,6 +8,7 @@ the alarm found something, 2 on input it cannot read.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import os
 import sys
 from pathlib import Path
@@ -26,9 +27,15 @@ def add_parsers(sub, with_root: Callable[[argparse.ArgumentParser], None]) -> No
     planner = sub.add_parser("matrix-plan", help="list the releases the matrix measures, and which are unchanged")
     with_root(planner)
     planner.add_argument("--reports", type=Path, required=True, help="folder of the per-release reports")
-    combine = sub.add_parser("matrix", help="combine per-release reports into the release matrix and check 'since'")
+    planner.add_argument("--only", metavar="GLOB", default="*", help="plan for these scenarios only (fnmatch)")
+    combine = sub.add_parser("matrix", help="combine per-release reports into the release matrix and check its rows")
     combine.add_argument("reports", type=Path, nargs="+", help="reports written by verify --report")
     with_root(combine)
+    combine.add_argument(
+        "--merge",
+        action="store_true",
+        help="put the reports' scenarios into the matrix file, keeping its other rows (for --only)",
+    )
     combine.add_argument(
         "--write", type=Path, default=release_matrix.MATRIX_FILE, help="matrix file to write, under root"
     )
@@ -79,7 +86,10 @@ def _matrix_plan(args: argparse.Namespace) -> int:
     """Print ``<release> run`` or ``<release> cached <verify seconds>``, one line per release."""
     root = args.root.resolve()
     try:
-        planned = matrix.plan(root, discover_project(root), args.reports, tuple(LANGUAGES))
+        scenarios = [s for s in discover_project(root) if fnmatch.fnmatch(s.name, args.only)]
+        if not scenarios:
+            raise SourceError.at(root, 0, f"no scenario matches {args.only!r} (under snippets/ or examples/)")
+        planned = matrix.plan(root, scenarios, args.reports, tuple(LANGUAGES))
     except (SourceError, OSError) as e:
         print(e, file=sys.stderr)
         return 2
@@ -92,22 +102,29 @@ def _matrix(args: argparse.Namespace) -> int:
     root = args.root.resolve()
     try:
         scenarios = discover_project(root)
-        results = matrix.combine([matrix.read_report(p) for p in args.reports])
+        measured = matrix.combine([matrix.read_report(p) for p in args.reports])
         expected = matrix.expected_releases(root)
+        results = matrix.merge(release_matrix.load(root / args.write), measured) if args.merge else measured
     except (SourceError, FileNotFoundError, ValueError, KeyError) as e:
         print(e, file=sys.stderr)
         return 2
     matrix.save(results, root / args.write)
-    print(matrix.table(results))
+    shown = release_matrix.Matrix(results.releases, measured.scenarios) if args.merge else results
+    print(matrix.table(shown))
     coverage = matrix.coverage_problems(results, expected, root / args.write)
-    problems = matrix.check_since(results, scenarios)
+    # With --merge, only the rows just measured are this run's business; the tests job holds
+    # the whole matrix to every scenario.
+    checked = [s for s in scenarios if not args.merge or s.name in measured.scenarios]
+    problems = matrix.row_problems(results, checked)
     for p in coverage + problems:
         print(p, file=sys.stderr)
     annotate(coverage + problems, "release matrix")
-    uneven = [n for n in results.scenarios if results.fails_after_since(n)]
+    uneven = [n for n in shown.scenarios if results.fails_after_since(n)]
+    since = "; ".join(f"{n} since {results.measured_since(n) or 'never'}" for n in measured.scenarios)
     print(
         f"release matrix: {len(results.releases)} releases ({release_matrix.span(results.releases)}) x "
-        f"{len(results.scenarios)} scenarios; {len(problems)} contrary to their declared 'since'; "
+        f"{len(shown.scenarios)} scenario(s){' measured: ' + since if args.merge else ''}; "
+        f"{len(problems)} without a current row; "
         f"{len(uneven)} failing again after their first pass{': ' + ', '.join(uneven) if uneven else ''}; "
         f"written to {args.write}"
     )

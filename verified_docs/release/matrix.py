@@ -3,9 +3,10 @@
 The releases measured are listed once, in ``rules/releases.txt`` (oldest first, the pin left
 out), and the pin is read from ``pyproject.toml``. ``verify --report`` writes one report per
 release, stamped with the digest of its inputs (:func:`inputs_digest`) so that ``nox -s
-release-matrix`` re-runs only a release whose inputs changed; :func:`combine` joins the reports;
-:func:`check_since` holds each scenario's declared ``since`` to the first release on which it
-passes. A scenario that passes, then fails on a later release, then passes again is reported
+release-matrix`` re-runs only a release whose inputs changed; :func:`combine` joins the reports and
+:func:`merge` puts one scenario's rows into the matrix (``--only``); :func:`row_problems` finds
+the scenarios without a row measured on their present files. A scenario's ``since`` is the
+first release its row passes on, never written by hand. A scenario that passes, then fails on a later release, then passes again is reported
 with the releases where it fails (:meth:`Matrix.fails_after_since`), never smoothed over.
 """
 
@@ -23,7 +24,8 @@ from pathlib import Path
 from verified_docs.cache import ResultCache, machinery_digest
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.files import write_atomic
-from verified_docs.render.release_matrix import Matrix, ranges, span
+from verified_docs.render.release_matrix import MATRIX_FILE, Matrix, ranges, span
+from verified_docs.scenario.digest import content_digest
 from verified_docs.scenario.records import Scenario
 from verified_docs.verify.verdict import RunVerdict
 
@@ -119,14 +121,18 @@ def dependency_versions(package: str = "toolnexus") -> dict[str, str]:
 def write_report(
     path: Path, toolnexus: str, verdicts: list[RunVerdict], *, inputs: str = "", verify_s: float = 0.0
 ) -> None:
-    """One release's outcome: ``{"toolnexus": v, "scenarios": {name: passed}, "problems": {name:
-    [line, ...]}, "inputs": digest, "dependencies": {...}, "verify_s": seconds}``; a scenario
-    passes when all its runs do; ``problems`` holds a failing scenario's problems, the first line
-    of each (what the new-release alarm reports, :mod:`verified_docs.release.alarm`)."""
+    """One release's outcome: ``{"toolnexus": v, "scenarios": {name: passed}, "digests": {name:
+    content digest}, "problems": {name: [line, ...]}, "inputs": digest, "dependencies": {...},
+    "verify_s": seconds}``; a scenario passes when all its runs do; ``digests`` name the files
+    each was measured on (:func:`~verified_docs.scenario.digest.content_digest`); ``problems``
+    holds a failing scenario's problems, the first line of each (what the new-release alarm
+    reports, :mod:`verified_docs.release.alarm`)."""
     passed: dict[str, bool] = {}
+    digests: dict[str, str] = {}
     problems: dict[str, list[str]] = {}
     for v in verdicts:
         passed[v.scenario.name] = passed.get(v.scenario.name, True) and v.passed
+        digests.setdefault(v.scenario.name, content_digest(v.scenario))
         if v.problems:
             problems.setdefault(v.scenario.name, []).extend(
                 f"{v.run.name}[{v.language}]: {str(p).splitlines()[0]}" for p in v.problems
@@ -137,6 +143,7 @@ def write_report(
             {
                 "toolnexus": toolnexus,
                 "scenarios": passed,
+                "digests": digests,
                 "problems": problems,
                 "inputs": inputs,
                 "dependencies": dependency_versions(),
@@ -185,29 +192,43 @@ def plan(
 
 
 def combine(reports: list[dict]) -> Matrix:
-    """Join per-release reports. Raises ``ValueError`` when a release appears twice."""
+    """Join per-release reports. Raises ``ValueError`` when a release appears twice, or when
+    two releases measured a scenario on different files (it was edited mid-run)."""
     releases = sorted((r["toolnexus"] for r in reports), key=release_key)
     if len(set(releases)) != len(releases):
         raise ValueError(f"a release was reported twice: {releases}")
     scenarios: dict[str, dict[str, bool]] = {}
+    digests: dict[str, str] = {}
     for r in reports:
         for name, ok in r["scenarios"].items():
             scenarios.setdefault(name, {})[r["toolnexus"]] = ok
+        for name, digest in r.get("digests", {}).items():
+            if digests.setdefault(name, digest) != digest:
+                raise ValueError(f"{name} changed while the matrix measured it: its files differ between releases")
     dependencies = {r["toolnexus"]: r.get("dependencies", {}) for r in reports}
     return Matrix(
         tuple(releases),
         dict(sorted(scenarios.items())),
         dict(sorted(dependencies.items(), key=lambda kv: release_key(kv[0]))),
+        dict(sorted(digests.items())),
     )
 
 
-def _since_line(yaml_path: Path) -> int:
-    """1-based line of the top-level ``since:`` key in a scenario file, or 1 when it has none."""
-    try:
-        lines = Path(yaml_path).read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return 1
-    return next((i for i, line in enumerate(lines, start=1) if line.startswith("since:")), 1)
+def merge(base: Matrix, measured: Matrix) -> Matrix:
+    """``base`` with the rows of ``measured`` (one scenario measured alone, say) put in place
+    of its own. Raises ``ValueError`` when the two measured different releases: the whole
+    matrix must be measured again (``nox -s release-matrix``)."""
+    if base.releases != measured.releases:
+        raise ValueError(
+            f"the matrix measures {span(base.releases)} ({len(base.releases)} releases), this run "
+            f"{span(measured.releases)} ({len(measured.releases)}); run the whole matrix: nox -s release-matrix"
+        )
+    return Matrix(
+        base.releases,
+        dict(sorted({**base.scenarios, **measured.scenarios}.items())),
+        base.dependencies,
+        dict(sorted({**base.digests, **measured.digests}.items())),
+    )
 
 
 def coverage_problems(m: Matrix, expected: list[str], where: Path) -> list[Problem]:
@@ -231,27 +252,27 @@ def coverage_problems(m: Matrix, expected: list[str], where: Path) -> list[Probl
     ]
 
 
-def check_since(m: Matrix, scenarios: list[Scenario]) -> list[Problem]:
-    """Problems for each scenario missing from the matrix, passing on no release, or whose
-    declared ``since`` (default: the oldest release measured) is not the first release on
-    which it passes. Failures on releases after the first pass are not problems here: the
-    pages show them (:meth:`Matrix.fails_after_since`)."""
+def row_problems(m: Matrix, scenarios: list[Scenario]) -> list[Problem]:
+    """A problem, at the scenario's ``scenario.yaml``, for each scenario the matrix has no row
+    for, whose row was measured on other files than its present ones, or that passes on no
+    release measured. Failures on releases after the first pass are not problems: the pages
+    show them (:meth:`Matrix.fails_after_since`). A scenario's ``since`` is never written by
+    hand: it is the first release its row passes on (:meth:`Matrix.measured_since`)."""
     out = []
-    oldest = m.releases[0]
     for s in scenarios:
-        results = m.scenarios.get(s.name)
-        where = Location(s.yaml_path, _since_line(s.yaml_path))
-        if results is None or set(results) != set(m.releases):
-            out.append(Problem(where, f"{s.name} was not measured on every release ({span(m.releases)})"))
-            continue
-        first = m.measured_since(s.name)
-        declared = s.since or oldest
-        if first is None:
-            out.append(Problem(where, f"{s.name} passes on no release measured ({span(m.releases)})"))
-        elif declared != first:
-            shown = f"since: {declared}" if s.since else f"no since (so {oldest}, the oldest release measured)"
+        where = Location(s.yaml_path, 0)
+        fix = (f"run `nox -s release-matrix -- --only {s.name}` (it measures this scenario on every release)",)
+        if s.name not in m.scenarios or set(m.scenarios[s.name]) != set(m.releases):
+            out.append(Problem(where, f"{s.name} is not in the release matrix ({MATRIX_FILE})", fix))
+        elif not m.measured_on(s):
+            out.append(Problem(where, f"{s.name} changed since the release matrix measured it", fix))
+        elif m.measured_since(s.name) is None:
             out.append(
-                Problem(where, f"{s.name}: expected since: {first} (the first release on which it passes), got {shown}")
+                Problem(
+                    where,
+                    f"{s.name} passes on no release measured ({span(m.releases)})",
+                    ("it fails on the pinned release too: `nox -s docs` shows why",),
+                )
             )
     return out
 
@@ -261,7 +282,12 @@ def save(m: Matrix, path: Path) -> None:
     write_atomic(
         Path(path),
         json.dumps(
-            {"releases": list(m.releases), "scenarios": m.scenarios, "dependencies": m.dependencies},
+            {
+                "releases": list(m.releases),
+                "scenarios": m.scenarios,
+                "dependencies": m.dependencies,
+                "digests": m.digests,
+            },
             indent=2,
             sort_keys=True,
         )

@@ -24,7 +24,9 @@ def check_matrix(claim: Claim, page: str, ctx: Context) -> Checked:
     if ctx.matrix is None or name not in ctx.matrix.scenarios:
         raise SourceError(
             Problem(
-                where, f"{head} the release matrix has not measured this scenario", ("run `nox -s release-matrix`",)
+                where,
+                f"{head} the release matrix has not measured this scenario as its files are now",
+                (f"run `nox -s release-matrix -- --only {name}`",),
             )
         )
     measured = ctx.matrix.measured_since(name)

@@ -3,6 +3,7 @@
 
 In: the JSON file. Out: for each scenario, the first release it passes on, the later ones it
 fails on, and one sentence saying so; :func:`span` and :func:`ranges` name runs of releases.
+A row counts only while the scenario's files are those it was measured on (:meth:`Matrix.current`).
 """
 
 from __future__ import annotations
@@ -11,17 +12,39 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from verified_docs.scenario.digest import content_digest
+from verified_docs.scenario.records import Scenario
+
 MATRIX_FILE = Path("rules") / "release-matrix.json"
 
 
 @dataclass(frozen=True)
 class Matrix:
     """``releases`` oldest first; ``scenarios`` maps a name to {release: passed};
-    ``dependencies`` maps a release to what its toolnexus was installed with."""
+    ``dependencies`` maps a release to what its toolnexus was installed with; ``digests`` maps
+    a name to the :func:`~verified_docs.scenario.digest.content_digest` of the files its row
+    was measured on."""
 
     releases: tuple[str, ...]
     scenarios: dict[str, dict[str, bool]]
     dependencies: dict[str, dict[str, str]] = field(default_factory=dict)
+    digests: dict[str, str] = field(default_factory=dict)
+
+    def measured_on(self, scenario: Scenario) -> bool:
+        """Whether the matrix has a row for ``scenario`` measured on its files as they are now."""
+        name = scenario.name
+        return name in self.scenarios and self.digests.get(name) == content_digest(scenario)
+
+    def current(self, scenarios: dict[str, Scenario]) -> "Matrix":
+        """This matrix with only the rows :meth:`measured_on` the given scenarios (a row of a
+        scenario that is gone, or whose files changed, backs no sentence)."""
+        keep = [n for n, s in scenarios.items() if self.measured_on(s)]
+        return Matrix(
+            self.releases,
+            {n: self.scenarios[n] for n in self.scenarios if n in keep},
+            self.dependencies,
+            {n: self.digests[n] for n in keep},
+        )
 
     def measured_since(self, name: str) -> str | None:
         """The first (oldest) release on which the scenario passes, or None if it passes on none."""
@@ -78,4 +101,4 @@ def ranges(releases: tuple[str, ...], chosen: tuple[str, ...] | list[str]) -> li
 def load(path: Path) -> Matrix:
     """Read a matrix written by :func:`save`."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return Matrix(tuple(data["releases"]), data["scenarios"], data.get("dependencies", {}))
+    return Matrix(tuple(data["releases"]), data["scenarios"], data.get("dependencies", {}), data.get("digests", {}))

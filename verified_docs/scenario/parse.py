@@ -78,6 +78,14 @@ def _read_valid(path: Path, folder: Path) -> tuple[Any, dict[str, Any]]:
         mark = e.problem_mark or e.context_mark
         raise SourceError.at(path, (mark.line + 1) if mark else 0, f"invalid YAML: {e.problem or e}") from None
     plain = json.loads(json.dumps(doc))  # ruamel containers -> plain JSON data for the validator
+    if isinstance(plain, dict) and "since" in plain:
+        raise SourceError(
+            Problem(
+                Location(path, _line_of(doc, ["since"])),
+                "since: is measured, not written: delete this line",
+                ("`nox -s release-matrix -- --only <scenario>` records the first release it passes on",),
+            )
+        )
     errors = sorted(jsonschema.Draft202012Validator(_schema()).iter_errors(plain), key=lambda e: list(e.absolute_path))
     if errors:
         raise SourceError(
@@ -262,7 +270,6 @@ def parse_scenario(folder: Path, root: Path, prefix: str) -> Scenario:
         rules=tuple(plain.get("rules", [])),
         known_defect=plain.get("known_defect"),
         runs=tuple(runs),
-        since=plain.get("since"),
         support=tuple(support),
         variants=tuple(plain.get("variants", [])),
         replies_unseen=dict(plain.get("replies_unseen", {})),

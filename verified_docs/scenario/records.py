@@ -106,7 +106,6 @@ class Scenario:
     rules: tuple[str, ...]
     known_defect: str | None
     runs: tuple[Run, ...]
-    since: str | None = None
     support: tuple[Program, ...] = ()
     variants: tuple[dict[str, str], ...] = ()
     replies_unseen: dict[str, str] = field(default_factory=dict)

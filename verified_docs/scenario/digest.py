@@ -1,0 +1,41 @@
+"""What a scenario's verdict rests on in files: :func:`content_digest` over its folder and its
+support files, the same in every clone (paths relative to the scenario's folder).
+
+The result cache keys an entry by it (with the machinery and the interpreter), and the release
+matrix records it per row, so a row stays current while the files it measured are unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from verified_docs.scenario.records import Scenario
+
+_SKIPPED_PARTS = {"__pycache__", ".pytest_cache"}
+
+
+def files_under(folder: Path) -> list[Path]:
+    """Every file below ``folder``, sorted, leaving out Python's and pytest's own caches."""
+    return sorted(
+        p for p in folder.rglob("*") if p.is_file() and not _SKIPPED_PARTS.intersection(p.relative_to(folder).parts)
+    )
+
+
+def digest_files(paths: list[Path], base: Path, h: "hashlib._Hash") -> None:
+    """Feed ``h`` each path (relative to ``base``, posix) and the SHA-256 of its bytes."""
+    for path in paths:
+        h.update(Path(os.path.relpath(path.resolve(), base.resolve())).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+
+
+def content_digest(scenario: Scenario) -> str:
+    """Hex SHA-256 of every file in the scenario's folder (programs, golden outputs, the
+    scenario file, data) and of its support files outside it. Raises ``OSError`` when a file
+    cannot be read."""
+    h = hashlib.sha256()
+    folder = scenario.folder
+    outside = sorted({s.path.resolve() for s in scenario.support if folder.resolve() not in s.path.resolve().parents})
+    digest_files(files_under(folder) + outside, folder, h)
+    return h.hexdigest()
