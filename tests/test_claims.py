@@ -14,7 +14,7 @@ from verified_docs import ledger as ledger_mod
 from verified_docs.errors import SourceError
 from verified_docs.render import claims
 from verified_docs.render.anchors import source_anchor
-from verified_docs.render.claim_context import Context, scan_site
+from verified_docs.render.claim_context import CONTRADICTED, Context, scan_site
 from verified_docs.render.claim_parse import parse_claims
 from verified_docs.render.claim_source import installed_toolnexus, render_sources
 from verified_docs.render.directive import find_directives
@@ -204,6 +204,26 @@ def test_matrix_claim_with_a_wrong_since(verified, project: Path) -> None:
         f"{page_path(project)}:1: claim: matrix:{NAME}: the page says since 0.18.1; the release matrix measured 0.19.0\n"
         f"    releases measured: {', '.join(MATRIX_RELEASES)}"
     )
+
+
+def test_only_a_claim_its_evidence_contradicts_is_titled_claim_contradicted(verified, project: Path) -> None:
+    # Its annotation says what went wrong: the sentence, not the syntax, needs a second look.
+    said_otherwise = {
+        "value": f'Balanced.<!-- claim evidence="{NAME}#halt.transcript_balanced" value="true" quote="Balanced" -->',
+        "contains": f'A 500.<!-- claim evidence="{NAME}#halt.stdout_contains" contains="HTTP 500" quote="A 500" -->',
+        "since": f'Since 0.18.1.<!-- claim evidence="matrix:{NAME}" since="0.18.1" quote="Since 0.18.1" -->',
+        "source": 'It retries.<!-- claim evidence="source:toolnexus/client.py" contains="def nope(" quote="retries" -->',
+    }
+    not_so = {
+        "quote gone": SENTENCE.replace("is unbalanced.", "can be sent back."),
+        "no such key": f'Ran.<!-- claim evidence="{NAME}#halt.tool_runs.rollback" value="0" quote="Ran" -->',
+        "no such file": 'It resumes.<!-- claim evidence="source:toolnexus/resume.py" contains="x" quote="resumes" -->',
+        "malformed": f'Ran.<!-- claim evidence="{NAME}#halt.tool_runs" quote="Ran" -->',
+    }
+    for case, titled in [(c, CONTRADICTED) for c in said_otherwise.values()] + [(c, "") for c in not_so.values()]:
+        with pytest.raises(SourceError) as e:
+            render(project, verified[1], case + "\n")
+        assert [p.title for p in e.value.problems] == [titled], case
 
 
 @pytest.mark.parametrize(
@@ -426,9 +446,10 @@ def test_under_github_actions_a_contradicted_claim_annotates_its_page_line(site_
     monkeypatch.setenv("GITHUB_WORKSPACE", str(site_project))
     built = build_site(site_project / "ledger.json", site_project / "site", config=site_project / "mkdocs.yml")
     assert built.returncode != 0
-    # The details (where the evidence is stated) follow on lines of their own, encoded as %0A.
+    # Titled by what went wrong, not by the stage (the hook's other page problems are "page
+    # check failed"); the details (where the evidence is stated) follow encoded as %0A.
     head = (
-        f"::error file=docs/page.md,line=4,title=page check failed (claim or directive)::claim: "
+        f"::error file=docs/page.md,line=4,title=claim contradicted::claim: "
         f"{NAME}#halt.transcript_balanced: the page says true; the evidence checked in this build says false%0A"
     )
     assert [line for line in built.output.splitlines() if line.startswith("::")][0].startswith(head)
