@@ -113,3 +113,27 @@ def test_a_stopped_build_is_annotated(tmp_path: Path, capsys, monkeypatch) -> No
     out, err = capsys.readouterr()
     assert "::error title=build stopped::1 run(s) failed verification; site/ left as it was" in out.splitlines()
     assert "build stopped: 1 run(s) failed verification; site/ left as it was" in err.splitlines()
+
+
+def test_a_claim_its_evidence_contradicts_is_annotated_claim_contradicted_at_its_page_line(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    shutil.copytree(SNIPPETS / "suspension" / "approval-gate", tmp_path / "snippets" / "suspension" / "approval-gate")
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nnav:\n  - x.md\n")
+    (tmp_path / "docs").mkdir()
+    claim = (
+        '<!-- claim evidence="suspension/approval-gate#approve-then-decline.tool_runs.deploy" value="2" '
+        'quote="ran twice" -->'
+    )
+    (tmp_path / "docs" / "x.md").write_text(f"# X\n\nThe tool ran twice.{claim}\n")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
+    assert pipeline.main(["--root", str(tmp_path), "--force", "--jobs", "1", "--languages", "python"]) == 2
+    out, err = capsys.readouterr()
+    (annotation,) = [x for x in out.splitlines() if x.startswith("::")]
+    assert annotation.startswith(
+        "::error file=docs/x.md,line=3,title=claim contradicted::claim: "
+        "suspension/approval-gate#approve-then-decline.tool_runs.deploy: the page says 2; "
+        "the evidence checked in this build says 3%0A"
+    ), annotation
+    assert f"{tmp_path / 'docs' / 'x.md'}:3: claim: " in err

@@ -14,8 +14,9 @@ from verified_docs import ledger as ledger_mod
 from verified_docs.errors import SourceError
 from verified_docs.render import claims
 from verified_docs.render.anchors import source_anchor
-from verified_docs.render.claim_context import Context, scan_site
+from verified_docs.render.claim_context import CONTRADICTED, Context, scan_site
 from verified_docs.render.claim_parse import parse_claims
+from verified_docs.render.claim_scenario import read_value
 from verified_docs.render.claim_source import installed_toolnexus, render_sources
 from verified_docs.render.directive import find_directives
 from verified_docs.render.release_matrix import Matrix
@@ -206,6 +207,26 @@ def test_matrix_claim_with_a_wrong_since(verified, project: Path) -> None:
     )
 
 
+def test_only_a_claim_its_evidence_contradicts_is_titled_claim_contradicted(verified, project: Path) -> None:
+    # Its annotation says what went wrong: the sentence, not the syntax, needs a second look.
+    said_otherwise = {
+        "value": f'Balanced.<!-- claim evidence="{NAME}#halt.transcript_balanced" value="true" quote="Balanced" -->',
+        "contains": f'A 500.<!-- claim evidence="{NAME}#halt.stdout_contains" contains="HTTP 500" quote="A 500" -->',
+        "since": f'Since 0.18.1.<!-- claim evidence="matrix:{NAME}" since="0.18.1" quote="Since 0.18.1" -->',
+        "source": 'It retries.<!-- claim evidence="source:toolnexus/client.py" contains="def nope(" quote="retries" -->',
+    }
+    not_so = {
+        "quote gone": SENTENCE.replace("is unbalanced.", "can be sent back."),
+        "no such key": f'Ran.<!-- claim evidence="{NAME}#halt.tool_runs.rollback" value="0" quote="Ran" -->',
+        "no such file": 'It resumes.<!-- claim evidence="source:toolnexus/resume.py" contains="x" quote="resumes" -->',
+        "malformed": f'Ran.<!-- claim evidence="{NAME}#halt.tool_runs" quote="Ran" -->',
+    }
+    for case, titled in [(c, CONTRADICTED) for c in said_otherwise.values()] + [(c, "") for c in not_so.values()]:
+        with pytest.raises(SourceError) as e:
+            render(project, verified[1], case + "\n")
+        assert [p.title for p in e.value.problems] == [titled], case
+
+
 @pytest.mark.parametrize(
     ("claim", "what"),
     [
@@ -222,7 +243,11 @@ def test_matrix_claim_with_a_wrong_since(verified, project: Path) -> None:
             '<!-- claim evidence="x#y.z" value="1" value="2" quote="q" -->',
             "malformed claim: attribute 'value' is given twice",
         ),
-        ('<!-- claim evidence="x#y.z" value="1"', "malformed claim: it must end with --> on the same line"),
+        (
+            '<!-- claim evidence="x#y.z" value="1"',
+            "malformed claim: it must end with --> on the same line or, written over several lines, "
+            "with a line --> of its own before the paragraph ends",
+        ),
         (
             '<!-- claim evidence="x#y.z" value="1" -->',
             'malformed claim: it has no quote="..." (the words of the sentence it backs)',
@@ -249,6 +274,95 @@ def test_malformed_claim_is_an_error_at_its_line(claim: str, what: str) -> None:
     with pytest.raises(SourceError) as e:
         parse_claims(f"# Page\n\nA sentence q.{claim}\n", Path("docs/page.md"))
     assert str(e.value) == f"docs/page.md:3: {what}"
+
+
+# A block claim: attributes on its first line, more below it as YAML, then a line -->.
+BLOCK = f'<!-- claim evidence="{NAME}#halt.transcript_balanced" quote="is unbalanced"\nvalue: false\n-->'
+
+
+def test_a_block_claim_reads_as_the_same_claim_written_on_one_line() -> None:
+    page = Path("docs/page.md")
+    (one,) = parse_claims(f"Intro:\nit is unbalanced.{BALANCED}\n\nNext.\n", page)
+    (block,) = parse_claims(f"Intro:\nit is unbalanced.{BLOCK}\n\nNext.\n", page)
+    assert (block.where, block.evidence, block.quote, block.sentence, block.contains, block.since) == (
+        one.where,
+        one.evidence,
+        one.quote,
+        one.sentence,
+        one.contains,
+        one.since,
+    )
+    assert read_value(block.value or "") is read_value(one.value or "") is False
+    assert (one.lines, block.lines) == (1, 3)
+    # A text that on one line needs quotes inside the attribute's quotes needs one pair, or none.
+    nested = '<!-- claim evidence="x#r.k" quote="q" value="\'said: no, twice\'" -->'
+    for body in ('value: "said: no, twice"', "value: 'said: no, twice'"):
+        (a,) = parse_claims(f"S q.{nested}\n", page)
+        (b,) = parse_claims(f'S q.<!-- claim evidence="x#r.k" quote="q"\n{body}\n-->\n', page)
+        assert read_value(a.value or "") == read_value(b.value or "") == "said: no, twice"
+    (both,) = parse_claims('S q.<!-- claim evidence="x#r.k" quote="q"\nvalue: it\'s "quoted"\n-->\n', page)
+    assert read_value(both.value or "") == 'it\'s "quoted"'
+    # Indented as a list item's text, with a mapping as its value.
+    item = '- S q.<!-- claim evidence="x#r.k" quote="q"\n  value:\n    id: a\n    ok: true\n  -->\n'
+    (nested_value,) = parse_claims(item, page)
+    assert read_value(nested_value.value or "") == {"id": "a", "ok": True} and nested_value.lines == 5
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "what"),
+    [
+        (
+            'S q.<!-- claim evidence="x#r.k" value="1" quote="q"\ncontains: x\nvalue: 2\n-->\n',
+            3,
+            "malformed claim: attribute 'value' is given twice: on the claim's first line and here",
+        ),
+        (
+            'S q.<!-- claim evidence="x#r.k" quote="q"\ncontains: x\nvalue: [1, 2\n-->\n',
+            3,
+            "malformed claim: its YAML lines cannot be read: expected ',' or ']', but got '<stream end>'",
+        ),
+        (
+            'S q.<!-- claim evidence="x#r.k" quote="q"\nvalue: 1\ncolour: red\n-->\n',
+            3,
+            "malformed claim: unknown attribute 'colour'\n    valid attributes: evidence, value, contains, since, quote",
+        ),
+        (
+            'S q.<!-- claim evidence="matrix:x" quote="q"\nsince: 0.20\n-->\n',
+            2,
+            "malformed claim: attribute 'since' holds no text: 0.2; put it in quotes",
+        ),
+        (
+            'S q.<!-- claim evidence="x#r.k" quote="q"\nvalue: 1 -->\n',
+            2,
+            "malformed claim: a claim written over several lines ends with --> on a line of its own",
+        ),
+        (
+            'S q.<!-- claim evidence="x#r.k" quote="q"\nvalue: 1\n-->\nThe paragraph goes on.\n',
+            4,
+            "malformed claim: a claim written over several lines ends its paragraph: leave the line after its --> blank",
+        ),
+        (
+            'S q.<!-- claim evidence="x#r.k" quote="q"\nvalue: 1\n\n-->\n',
+            1,
+            "malformed claim: it must end with --> on the same line or, written over several lines, "
+            "with a line --> of its own before the paragraph ends",
+        ),
+    ],
+    ids=["given-twice", "bad-yaml", "unknown", "not-a-text", "closed-beside-text", "paragraph-goes-on", "unclosed"],
+)
+def test_a_malformed_block_claim_is_an_error_at_the_line_at_fault(body: str, line: int, what: str) -> None:
+    with pytest.raises(SourceError) as e:
+        parse_claims(f"# Page\n\n{body}", Path("docs/page.md"))
+    assert str(e.value) == f"docs/page.md:{line + 2}: {what}"
+
+
+def test_a_block_claim_renders_as_its_one_line_form_with_its_other_lines_left_empty(verified, project: Path) -> None:
+    body = "# Several\n\nOnly `call_1` has a tool message:\nthe saved transcript is unbalanced.{}\n\nNext.\n"
+    one, block = body.format(BALANCED), body.format(BLOCK)
+    out_one, out_block = render(project, verified[1], one), render(project, verified[1], block)
+    assert "<!-- claim" not in out_block and "value: false" not in out_block
+    assert out_block.splitlines() == out_one.splitlines()[:4] + ["", ""] + out_one.splitlines()[4:]
+    assert len(out_block.splitlines()) == len(block.splitlines())  # the lines below keep their numbers
 
 
 def test_every_malformed_claim_of_a_page_is_reported_at_once() -> None:
@@ -426,9 +540,10 @@ def test_under_github_actions_a_contradicted_claim_annotates_its_page_line(site_
     monkeypatch.setenv("GITHUB_WORKSPACE", str(site_project))
     built = build_site(site_project / "ledger.json", site_project / "site", config=site_project / "mkdocs.yml")
     assert built.returncode != 0
-    # The details (where the evidence is stated) follow on lines of their own, encoded as %0A.
+    # Titled by what went wrong, not by the stage (the hook's other page problems are "page
+    # check failed"); the details (where the evidence is stated) follow encoded as %0A.
     head = (
-        f"::error file=docs/page.md,line=4,title=page check failed (claim or directive)::claim: "
+        f"::error file=docs/page.md,line=4,title=claim contradicted::claim: "
         f"{NAME}#halt.transcript_balanced: the page says true; the evidence checked in this build says false%0A"
     )
     assert [line for line in built.output.splitlines() if line.startswith("::")][0].startswith(head)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from verified_docs.files import write_atomic
-from verified_docs.verify.golden import MAX_DIFF_LINES, compare, write_if_changed
+from verified_docs.verify.golden import MAX_DIFF_LINES, compare, update_command, write_if_changed
 
 
 def test_equal_after_normalising_ids(tmp_path: Path) -> None:
@@ -21,6 +21,26 @@ def test_drift_is_a_diff_at_the_golden_line(tmp_path: Path) -> None:
     assert str(problem.where) == f"{g}:2"
     assert problem.what == "printed output differs from the golden output"
     assert "-parked ask-1" in problem.details and "+parked ask-2" in problem.details
+
+
+def test_each_problem_names_the_command_that_rewrites_its_scenarios_golden_files(tmp_path: Path) -> None:
+    g = tmp_path / "p.py.out"
+    g.write_text("parked ask-1\n")
+    (drift,) = compare(g, "parked ask-2\n", scenario="suspension/answer-later")
+    assert drift.what == "printed output differs from the golden output"
+    assert drift.details[0] == (
+        "if the printed output is right: `nox -s update-outputs -- --only suspension/answer-later` "
+        "(it rewrites the golden files of runs with no other problem)"
+    )
+    assert drift.details[1:3] == (f"--- {g} (golden)", "+++ printed by this run")
+    # Once, and only from the first pass: a variant leaves it out (no rewrite fixes that).
+    assert sum("update-outputs" in line for line in drift.details) == 1
+    assert not [line for line in compare(g, "parked ask-2\n")[0].details if "update-outputs" in line]
+    assert update_command("suspension/it's here") == "nox -s update-outputs -- --only 'suspension/it'\"'\"'s here'"
+    g.unlink()
+    assert compare(g, "x\n", scenario="suspension/answer-later")[0].what == (
+        "golden output file is missing; create it with `nox -s update-outputs -- --only suspension/answer-later`"
+    )
 
 
 def test_missing_and_crlf_golden_files(tmp_path: Path) -> None:

@@ -72,6 +72,8 @@ def test_a_save_that_breaks_shows_the_report_on_every_page_until_a_save_fixes_it
     report = [
         f"{NAME}/approve-then-decline[python]: 1 problem(s) running approval_gate.py",
         f"{PROGRAM}.out:1: printed output differs from the golden output",
+        f"    if the printed output is right: `nox -s update-outputs -- --only {NAME}` "
+        "(it rewrites the golden files of runs with no other problem)",
     ]
     with serving(project) as served:
         assert served.next_epoch(0)["ok"] is True, served.printed()
@@ -79,7 +81,8 @@ def test_a_save_that_breaks_shows_the_report_on_every_page_until_a_save_fixes_it
         edit(project / PROGRAM, PRINTED, BROKEN)
         broken = served.next_epoch(1)
         assert broken["ok"] is False
-        assert broken["report"].splitlines()[:2] == report
+        assert broken["report"].splitlines()[:3] == report
+        assert broken["report"].count("update-outputs") == 1, "the command is named once"
         assert "\n".join(report) in "".join(served.err), "the report is printed as the build prints it"
         assert served.proc.poll() is None, "the server stays up"
         assert not passed(project), "the ledger says the program did not pass"

@@ -85,6 +85,7 @@ def test_try_fails_at_the_golden_line_when_the_pages_output_was_edited(tmp_path:
         in err
     ), err
     assert "    -marked it answered\n    +marked ask-fa3ca410e7 answered\n" in err
+    assert err.count("`nox -s update-outputs -- --only suspension/answer-later`") == 1, err
 
 
 def test_unknown_names_are_one_line_listing_the_valid_ones() -> None:

@@ -40,6 +40,9 @@ def test_one_character_of_golden_output_changed_fails_with_a_diff(tmp_path: Path
     (problem,) = v.problems
     assert problem.what == "printed output differs from the golden output"
     assert str(problem.where) == f"{golden}:3"
+    # The fix, named once, for this scenario: what `nox -s update-outputs -- --only` matches.
+    assert "`nox -s update-outputs -- --only suspension/approval-gate`" in problem.details[0]
+    assert v.report().count("update-outputs") == 1
     assert "-model said: The tool result I was shown: deployed to staging, approved by dina" in problem.details
     assert "+model said: The tool result I was shown: deployed to staging, approved by dana" in problem.details
 
@@ -141,6 +144,8 @@ def test_hard_coded_reply_fails_in_the_variant_pass(tmp_path: Path) -> None:
         "['the human replied: eu-north-1'], got ['the human replied: staging']" in whats
     )
     assert "in the variant 'staging' -> 'eu-north-1': printed output differs from the golden output" in whats
+    # Rewriting the golden file cannot make a hard-coded output follow the variant: no command.
+    assert "update-outputs" not in resume.report()
 
 
 HOSTILE = SAMPLES / "snippets"

@@ -47,11 +47,14 @@ def display_path(path: Path) -> str:
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing that is wrong, at one place. ``details`` are extra lines (a diff, a request)."""
+    """One thing that is wrong, at one place. ``details`` are extra lines (a diff, a request).
+    ``title``, when set, names the kind of problem in its annotation (:func:`annotate`) in
+    place of the title the reporting stage gives every problem it reports (``bad input``)."""
 
     where: Location
     what: str
     details: tuple[str, ...] = field(default_factory=tuple)
+    title: str = ""
 
     def __str__(self) -> str:
         head = f"{self.where}: {self.what}"
@@ -136,13 +139,14 @@ def annotate(
     problems: Iterable[Problem], title: str, *, stream: TextIO | None = None, env: Mapping[str, str] | None = None
 ) -> None:
     """Under GitHub Actions, print each problem as :func:`workflow_command` to ``stream``
-    (default stdout, where the runner reads commands); elsewhere print nothing. The caller
-    prints the problems themselves as before: this only adds the annotations."""
+    (default stdout, where the runner reads commands), titled with its own ``title`` when it
+    has one, else ``title``; elsewhere print nothing. The caller prints the problems
+    themselves as before: this only adds the annotations."""
     if not on_github_actions(env):
         return
     out = stream or sys.stdout
     for p in problems:
-        print(workflow_command(title, p.what, p.where, p.details), file=out, flush=True)
+        print(workflow_command(p.title or title, p.what, p.where, p.details), file=out, flush=True)
 
 
 def annotate_text(

@@ -9,7 +9,7 @@ import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
-from verified_docs.errors import Problem, SourceError
+from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.ledger import Ledger
 from verified_docs.render.claim_parse import Claim, parse_claims
 from verified_docs.render.directive import find_directives
@@ -17,6 +17,9 @@ from verified_docs.render.release_matrix import Matrix
 from verified_docs.scenario.records import Scenario
 
 CHECK_MARK = "✓"
+# The annotation title of a claim whose evidence says otherwise: the one failure a reviewer
+# answers by reading the sentence again, not the syntax.
+CONTRADICTED = "claim contradicted"
 
 
 @dataclass(frozen=True)
@@ -98,3 +101,10 @@ def points_at_nothing(e: SourceError) -> SourceError:
     a claim checker raises in its place."""
     (p,) = e.problems
     return SourceError(Problem(p.where, f"claim points at nothing: {p.what}", p.details))
+
+
+def contradicted(where: Location, what: str, *details: str) -> SourceError:
+    """The error a claim checker raises when the evidence says otherwise than the claim at
+    ``where`` (a value, a text or a first release that differs): its problem is annotated
+    as :data:`CONTRADICTED`, not as bad input."""
+    return SourceError(Problem(where, what, details, title=CONTRADICTED))

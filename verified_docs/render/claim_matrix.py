@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from verified_docs.errors import Problem, SourceError
 from verified_docs.render.anchors import matrix_anchor
-from verified_docs.render.claim_context import CHECK_MARK, Checked, Context, link, points_at_nothing
+from verified_docs.render.claim_context import CHECK_MARK, Checked, Context, contradicted, link, points_at_nothing
 from verified_docs.render.claim_parse import Claim
 from verified_docs.scenario.load import find_scenario
 
@@ -31,13 +31,11 @@ def check_matrix(claim: Claim, page: str, ctx: Context) -> Checked:
         )
     measured = ctx.matrix.measured_since(name)
     if measured != claim.since:
-        raise SourceError(
-            Problem(
-                where,
-                f"{head} the page says since {claim.since}; the release matrix measured "
-                f"{measured or 'no release it passes from'}",
-                (f"releases measured: {', '.join(ctx.matrix.releases)}",),
-            )
+        raise contradicted(
+            where,
+            f"{head} the page says since {claim.since}; the release matrix measured "
+            f"{measured or 'no release it passes from'}",
+            f"releases measured: {', '.join(ctx.matrix.releases)}",
         )
     if ctx.site.matrix_page is None:
         raise SourceError(

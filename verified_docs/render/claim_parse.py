@@ -1,14 +1,20 @@
 """Find a page's claims: each ``<!-- claim ... -->`` comment outside code, read into a
 :class:`Claim` with the words of the paragraph it backs (the grammar is in
 :mod:`verified_docs.render.claims`). Checking them is the job of the ``claim_*`` checkers.
+
+A claim is one line, or a block: its first line holds the attributes and no ``-->``; the
+lines below it, up to a line ``-->`` of its own, are a YAML mapping of more attributes
+(read with ruamel.yaml, as scenario.yaml is), so a value needs no quoting inside quotes.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.render.directive import fenced_lines
@@ -27,8 +33,10 @@ _BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|\||!!!|\?\?\?|===|
 @dataclass(frozen=True)
 class Claim:
     """One claim at ``where`` (page, 1-based line); ``span`` is the comment's (start, end)
-    column in that line. ``sentence`` is the paragraph's text from the previous claim (or the
-    paragraph's start) up to this one: where ``quote`` must stand."""
+    column in that line, and ``lines`` the page lines it takes (more than 1 for a block, whose
+    comment runs from ``span``'s start to its line ``-->``). ``sentence`` is the paragraph's
+    text from the previous claim (or the paragraph's start) up to this one: where ``quote``
+    must stand. ``value`` is YAML text, as written (a block's without the quotes around it)."""
 
     where: Location
     span: tuple[int, int]
@@ -38,6 +46,7 @@ class Claim:
     value: str | None = None
     contains: str | None = None
     since: str | None = None
+    lines: int = 1
 
     @property
     def kind(self) -> str:
@@ -50,7 +59,8 @@ class Claim:
 
 
 _CODE_SPAN_ACROSS = re.compile(r"(`+)([\s\S]+?)(?<!`)\1(?!`)")
-_CLAIM_COMMENT = re.compile(r"<!--\s*claim\b.*?-->")
+# A block claim's first line has no -->: its comment is hidden to the line's end.
+_CLAIM_COMMENT = re.compile(r"<!--\s*claim\b.*?(?:-->|$)", re.M)
 
 
 def masked_lines(markdown: str) -> list[str]:
@@ -113,10 +123,9 @@ def _attributes(where: Location, rest: str) -> dict[str, str]:
     return attrs
 
 
-def _claim(where: Location, span: tuple[int, int], rest: str, sentence: str) -> Claim:
-    """The claim at ``where`` whose comment, after ``claim``, is ``rest``. Raises
-    :class:`SourceError` at ``where`` when it is malformed."""
-    attrs = _attributes(where, rest)
+def _claim(where: Location, span: tuple[int, int], attrs: dict[str, str], sentence: str, lines: int = 1) -> Claim:
+    """The claim at ``where`` with the attributes ``attrs``, taking ``lines`` page lines.
+    Raises :class:`SourceError` at ``where`` when it is malformed."""
     for key, what in (("evidence", "what backs the sentence"), ("quote", "the words of the sentence it backs")):
         if not attrs.get(key):
             raise _malformed(where, f'it has no {key}="..." ({what})')
@@ -129,6 +138,7 @@ def _claim(where: Location, span: tuple[int, int], rest: str, sentence: str) -> 
         attrs.get("value"),
         attrs.get("contains"),
         attrs.get("since"),
+        lines,
     )
     if claim.kind == "scenario" and not re.fullmatch(r"[^#\s]+#[^.\s]+(\.[^.\s]+)+", claim.evidence):
         raise _malformed(
@@ -146,13 +156,110 @@ def _claim(where: Location, span: tuple[int, int], rest: str, sentence: str) -> 
     return claim
 
 
+_UNCLOSED = (
+    "it must end with --> on the same line or, written over several lines, with a line --> of its own "
+    "before the paragraph ends"
+)
+
+
+def _block_end(lines: list[str], first: int, page: Path) -> int:
+    """The 1-based line ``-->`` that ends the block claim opened on line ``first``. Raises
+    :class:`SourceError` when a blank line or the page's end comes first, a line of the block
+    holds ``-->`` beside other text, or the paragraph goes on after it."""
+    for number in range(first + 1, len(lines) + 1):
+        text = lines[number - 1]
+        if not text.strip():
+            break
+        if text.strip() == "-->":
+            if number < len(lines) and lines[number].strip():
+                raise _malformed(
+                    Location(page, number + 1),
+                    "a claim written over several lines ends its paragraph: leave the line after its --> blank",
+                )
+            return number
+        if "-->" in text:
+            raise _malformed(
+                Location(page, number), "a claim written over several lines ends with --> on a line of its own"
+            )
+    raise _malformed(Location(page, first), _UNCLOSED)
+
+
+@lru_cache(maxsize=1)
+def _yaml() -> Any:
+    # ruamel.yaml is imported on the first block claim only, as scenario.yaml's reader does.
+    from ruamel.yaml import YAML
+
+    return YAML(typ="rt")
+
+
+def _block_attributes(lines: list[str], first: int, last: int, page: Path) -> dict[str, tuple[str, int]]:
+    """The attributes that the lines between ``first`` (the block claim's first line) and
+    ``last`` (its ``-->``) give as YAML, each with its 1-based page line: ``value`` as the
+    YAML text written after ``value:``, the others as the text they hold. Raises
+    :class:`SourceError` at the line for YAML that cannot be read or is no mapping, an unknown
+    name, or a name other than ``value`` that holds no text."""
+    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.error import MarkedYAMLError
+
+    text = textwrap.dedent("\n".join(lines[first : last - 1]))
+    try:
+        doc = _yaml().load(text)
+    except MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        where = Location(page, first + 1 + (mark.line if mark else 0))
+        raise _malformed(where, f"its YAML lines cannot be read: {e.problem or e}") from None
+    if doc is None:
+        return {}
+    if not isinstance(doc, CommentedMap):
+        raise _malformed(
+            Location(page, first + 1), "the lines of a claim before its --> must be YAML `name: value` lines"
+        )
+    starts = [0]
+    for body_line in text.split("\n"):
+        starts.append(starts[-1] + len(body_line) + 1)
+    keys = list(doc)
+    found: dict[str, tuple[str, int]] = {}
+    for i, key in enumerate(keys):
+        key_line, _ = doc.lc.key(key)
+        where = Location(page, first + 1 + key_line)
+        if key not in ATTRIBUTES:
+            raise _malformed(where, f"unknown attribute '{key}'", f"valid attributes: {', '.join(ATTRIBUTES)}")
+        if key == "value":
+            value_line, value_col = doc.lc.value(key)
+            end = starts[doc.lc.key(keys[i + 1])[0]] if i + 1 < len(keys) else len(text)
+            # A value below its name (a nested mapping or list) is read without its indent.
+            start = starts[value_line] + (value_col if value_line == key_line else 0)
+            found[key] = (textwrap.dedent(text[start:end]).strip() or "null", where.line)
+        elif isinstance(doc[key], str):
+            found[key] = (doc[key], where.line)
+        else:
+            raise _malformed(where, f"attribute '{key}' holds no text: {doc[key]!r}; put it in quotes")
+    return found
+
+
+def _block_claim(lines: list[str], where: Location, span: tuple[int, int], rest: str, sentence: str) -> Claim:
+    """The block claim opened at ``where`` (``rest`` is its first line after ``claim``).
+    Raises :class:`SourceError` at the line at fault when it is malformed, or an attribute is
+    given both on its first line and below it."""
+    last = _block_end(lines, where.line, where.path)
+    attrs = _attributes(where, rest)
+    for key, (text, line) in _block_attributes(lines, where.line, last, where.path).items():
+        if key in attrs:
+            raise _malformed(
+                Location(where.path, line), f"attribute '{key}' is given twice: on the claim's first line and here"
+            )
+        attrs[key] = text
+    return _claim(where, span, attrs, sentence, last - where.line + 1)
+
+
 def parse_claims(markdown: str, page: Path) -> list[Claim]:
     """Every claim of ``markdown`` (outside code fences and inline code), in order.
 
     Raises :class:`SourceError` listing every malformed claim at its ``page:line``: a claim
-    not closed on its line, an attribute that cannot be read or is unknown or repeated, a
-    missing ``evidence`` or ``quote``, an evidence of no known kind, or the wrong value
-    attribute for its kind.
+    not closed on its line or by a line ``-->`` before the paragraph ends, an attribute that
+    cannot be read or is unknown or repeated, YAML lines that cannot be read, a missing
+    ``evidence`` or ``quote``, an evidence of no known kind, or the wrong value attribute for
+    its kind.
     """
     return list(_parse(markdown, Path(page)))
 
@@ -164,8 +271,11 @@ def _parse(markdown: str, page: Path) -> tuple[Claim, ...]:
     problems: list[Problem] = []
     paragraph: list[str] = []
     previous = ""  # the sentence of the paragraph's previous claim
-    masked_page = masked_lines(markdown)
-    for number, (line, fenced) in enumerate(zip(markdown.splitlines(), fenced_lines(markdown), strict=True), start=1):
+    lines, masked_page = markdown.splitlines(), masked_lines(markdown)
+    block_end = 0  # the last line of the block claim just read: its lines are not text
+    for number, (line, fenced) in enumerate(zip(lines, fenced_lines(markdown), strict=True), start=1):
+        if number <= block_end:
+            continue
         if fenced or not line.strip() or _BLOCK_START.match(line):
             paragraph, previous = [], ""
         if fenced:
@@ -176,17 +286,22 @@ def _parse(markdown: str, page: Path) -> tuple[Claim, ...]:
                 continue  # inside the previous claim's comment
             where = Location(Path(page), number)
             end = masked.find("-->", m.end())
-            if end < 0:
-                problems.append(Problem(where, "malformed claim: it must end with --> on the same line"))
-                pos = len(line)
-                break
             sentence = " ".join(paragraph + [line[pos : m.start()]])
             # Claims one after another back the same words (several pieces of evidence).
             sentence = sentence if sentence.strip() else previous
             try:
-                claims.append(_claim(where, (m.start(), end + 3), line[m.end() : end], sentence))
+                if end < 0:
+                    claims.append(_block_claim(lines, where, (m.start(), len(line)), line[m.end() :], sentence))
+                    block_end = number + claims[-1].lines - 1
+                else:
+                    claims.append(
+                        _claim(where, (m.start(), end + 3), _attributes(where, line[m.end() : end]), sentence)
+                    )
             except SourceError as e:
                 problems += e.problems
+            if end < 0:
+                paragraph, pos, previous = [], len(line), sentence
+                break
             paragraph, pos, previous = [], end + 3, sentence
         paragraph.append(line[pos:])
     if problems:

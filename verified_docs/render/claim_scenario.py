@@ -14,7 +14,15 @@ from typing import Any
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.ledger import CHANGED, DID_NOT_PASS, NOT_VERIFIED, SCENARIO_CHANGED
 from verified_docs.render.anchors import evidence_anchor
-from verified_docs.render.claim_context import CHECK_MARK, Checked, Context, link, points_at_nothing, valid_names
+from verified_docs.render.claim_context import (
+    CHECK_MARK,
+    Checked,
+    Context,
+    contradicted,
+    link,
+    points_at_nothing,
+    valid_names,
+)
 from verified_docs.render.claim_parse import Claim
 from verified_docs.scenario.load import find_scenario
 from verified_docs.scenario.records import Expect, Run, Scenario
@@ -163,12 +171,11 @@ def _equals(claim: Claim, path: str, value: Any, yaml_at: str) -> str:
     except ValueError as e:
         raise SourceError(Problem(claim.where, f"{head} its value {claim.value!r} is not YAML: {e}")) from None
     if not _same(said, value):
-        raise SourceError(
-            Problem(
-                claim.where,
-                f"{head} the page says {claim.value}; the evidence checked in this build says {_flow(value)}",
-                (f"the page's value read as YAML: {_flow(said)}", f"stated at {yaml_at}"),
-            )
+        raise contradicted(
+            claim.where,
+            f"{head} the page says {claim.value}; the evidence checked in this build says {_flow(value)}",
+            f"the page's value read as YAML: {_flow(said)}",
+            f"stated at {yaml_at}",
         )
     return f"{path} is {_flow(value)}"
 
@@ -202,12 +209,10 @@ def _contains(claim: Claim, path: str, value: Any, yaml_at: str) -> str:
             )
         )
     if not holds:
-        raise SourceError(
-            Problem(
-                claim.where,
-                f'{head} the page says it contains "{text}"; the evidence checked in this build is {_flow(value)}',
-                (f"stated at {yaml_at}",),
-            )
+        raise contradicted(
+            claim.where,
+            f'{head} the page says it contains "{text}"; the evidence checked in this build is {_flow(value)}',
+            f"stated at {yaml_at}",
         )
     return f"{path} includes {text}"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from verified_docs.errors import Problem, SourceError
 from verified_docs.render.anchors import source_anchor
-from verified_docs.render.claim_context import Checked, Context, link, page_link
+from verified_docs.render.claim_context import Checked, Context, contradicted, link, page_link
 from verified_docs.render.claim_parse import Claim
 from verified_docs.render.directive import Directive, marker
 from verified_docs.render.templating import code
@@ -53,14 +53,14 @@ def locate(claim: Claim, ctx: Context) -> tuple[int, ...]:
     the installed toolnexus has no such file, or no such text in it."""
     file, contains = claim.evidence[len("source:") :], claim.contains or ""
     path = ctx.package.parent / file
+    head = f'claim: {claim.evidence}: the page cites "{contains}";'
     if not path.is_file():
         why = f"the installed toolnexus {ctx.toolnexus} has no {file} (looked in {ctx.package})"
-    else:
-        lines = tuple(i for i, text in enumerate(_source_text(path), start=1) if contains in text)
-        if lines:
-            return lines
-        why = f"the installed toolnexus {ctx.toolnexus} has no such text in {file}"
-    raise SourceError(Problem(claim.where, f'claim: {claim.evidence}: the page cites "{contains}"; {why}'))
+        raise SourceError(Problem(claim.where, f"{head} {why}"))
+    lines = tuple(i for i, text in enumerate(_source_text(path), start=1) if contains in text)
+    if not lines:
+        raise contradicted(claim.where, f"{head} the installed toolnexus {ctx.toolnexus} has no such text in {file}")
+    return lines
 
 
 def check_source(claim: Claim, page: str, ctx: Context) -> Checked:

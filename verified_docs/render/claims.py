@@ -22,6 +22,16 @@ after the other share their sentence). Editing the sentence to say
 something else loses the words; editing the claim to say something else loses the evidence:
 either fails the build at ``page.md:line``. Values may be quoted with ``'...'`` to hold ``"``.
 
+A claim that ends its paragraph may also be a block: a first line without ``-->``, then more
+attributes as YAML ``name: value`` lines, then ``-->`` on a line of its own and a blank line::
+
+    ... the model is shown what the tool returned.<!-- claim evidence="x#run.tool_results_shown.0" quote="shown"
+    value: deployed to staging, approved by dana
+    -->
+
+A name may stand on the first line or below it, not both. The link takes the first line's
+place; the block's other lines are left empty, so every line keeps its number.
+
 A checked claim becomes a small superscript link: to the run's part of the scenario's evidence
 box (on the same page when it has one), to the scenario's row of the release matrix, or to the
 entry of the list of cited source lines (``<!-- verified-sources -->``, :func:`~verified_docs.render.claim_source.render_sources`),
@@ -97,9 +107,9 @@ def render_link(checked: Checked) -> str:
 
 
 def render_claims(markdown: str, page: Path, page_uri: str, ctx: Context) -> str:
-    """``markdown`` with every claim replaced by its link, on the same line (line numbers do not
-    change). Raises :class:`SourceError` listing every malformed or failing claim at its
-    ``page:line``."""
+    """``markdown`` with every claim replaced by its link, on the same line, and a block claim's
+    lines below it left empty (line numbers do not change). Raises :class:`SourceError`
+    listing every malformed or failing claim at its ``page:line``."""
     claims = parse_claims(markdown, page)
     if not claims:
         return markdown
@@ -116,6 +126,10 @@ def render_claims(markdown: str, page: Path, page_uri: str, ctx: Context) -> str
     for checked in reversed(checked_claims):
         number, (start, end) = checked.claim.where.line, checked.claim.span
         lines[number - 1] = lines[number - 1][:start] + render_link(checked) + lines[number - 1][end:]
+        # A block claim's other lines stay, empty: it ends its paragraph, and the lines below
+        # keep their numbers.
+        for i in range(number, number + checked.claim.lines - 1):
+            lines[i] = lines[i][len(lines[i].rstrip("\r\n")) :]
     return "".join(lines)
 
 
