@@ -24,6 +24,7 @@ from verified_docs.site.guard import (
     published_source_problems,
     unrendered_claims,
 )
+from verified_docs.site.page_rules import page_rule_problems
 
 DOCS = ROOT / "docs"
 
@@ -47,6 +48,7 @@ def _guard(site: Path, ledger_path: Path, executed: set[tuple[str, int]]) -> tup
     problems += published_source_problems(site, ledger.passed_files())
     problems += directive_problems(site, DOCS)
     problems += unrendered_claims(site, DOCS)
+    problems += page_rule_problems(site, DOCS)
     return [str(p) for p in problems], checked
 
 

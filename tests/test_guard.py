@@ -9,6 +9,7 @@ from verified_docs import ledger as ledger_mod
 from verified_docs.render.directive import find_directives
 from verified_docs.render.tabs import SOURCE_DIR
 from verified_docs.site.guard import check_site, directive_problems, published_source_problems
+from verified_docs.site.page_rules import page_rule_problems
 
 
 def test_strict_build_passes(built_site: BuiltSite) -> None:
@@ -39,6 +40,11 @@ def test_every_directive_of_the_docs_came_out_as_its_block(built_site: BuiltSite
         "diagram",
     }
     assert directive_problems(built_site.site, ROOT / "docs") == []
+
+
+def test_every_page_meets_the_page_rules_the_html_shows(built_site: BuiltSite) -> None:
+    assert built_site.returncode == 0, built_site.output
+    assert page_rule_problems(built_site.site, ROOT / "docs") == []
 
 
 def test_every_verified_program_is_published_byte_for_byte(built_site: BuiltSite, verification: Verification) -> None:

@@ -151,8 +151,9 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
     """The problems of the built site at ``site_dir``: a code block that did not run in this
     build (by the ledger at ``ledger_path`` and the executed fences recorded in ``fences``), a
     published program that is not the verified file, a directive or claim of ``root / "docs"``
-    that did not come out; each printed to stderr (annotated under GitHub Actions). Also how
-    many code blocks were checked. Raises ``FileNotFoundError`` when a record is missing."""
+    that did not come out, a page rule broken (:mod:`~verified_docs.site.page_rules`); each
+    printed to stderr (annotated under GitHub Actions). Also how many code blocks were checked.
+    Raises ``FileNotFoundError`` when a record is missing."""
     from verified_docs.site.guard import (
         check_site,
         directive_problems,
@@ -160,29 +161,34 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
         published_source_problems,
         unrendered_claims,
     )  # the docs extra
+    from verified_docs.site.page_rules import page_rule_problems
 
     ledger = ledger_mod.load(ledger_path)
     problems, checked = check_site(site_dir, root / "docs", ledger.verified_hashes(), load_executed(fences))
     problems += published_source_problems(site_dir, ledger.passed_files())
     problems += directive_problems(site_dir, root / "docs")
     problems += unrendered_claims(site_dir, root / "docs")
-    for p in problems:
+    broken = page_rule_problems(site_dir, root / "docs")
+    for p in problems + broken:
         print(p, file=sys.stderr)
     annotate(problems, "guard: not verified in this build")
+    annotate(broken, "guard: page rule broken")
+    problems += broken
     return problems, checked
 
 
 @_stage("guard")
 def guard(root: Path, site_dir: Path) -> None:
-    """Fail when a code block of the built site did not run in this build, or a directive of
-    ``docs/`` did not come out as its block (:func:`check_built_site`)."""
+    """Fail when a code block of the built site did not run in this build, a directive of
+    ``docs/`` did not come out as its block, or a page breaks a page rule (:func:`check_built_site`)."""
     problems, checked = check_built_site(site_dir, root, root / ledger_mod.DEFAULT_LEDGER, root / FENCES)
     print(f"guard: {checked} code blocks checked, {len(problems)} problem(s)")
     if checked == 0:
         raise StageFailed(f"{site_dir}: no code blocks at all; did the render stage run?")
     if problems:
         raise StageFailed(
-            f"{len(problems)} problem(s) in the built site: code that did not run or directives that did not come out"
+            f"{len(problems)} problem(s) in the built site: code that did not run, directives that did not come out, "
+            "or page rules broken"
         )
 
 

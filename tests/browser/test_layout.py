@@ -2,7 +2,8 @@
 
 Each page of the built site is read at the desktop size (1280x800) with every folded
 program unfolded (a reader may unfold it), in its one ``visit``, and each code block in the
-content must be no wider than its box.
+content must be no wider than its box. ``nox -s docs`` checks the same rule first, in characters
+(``verified_docs/render/code_width.py``: at most 80 per shown line); this test measures the pixels.
 """
 
 from __future__ import annotations

@@ -106,6 +106,41 @@ def fenced_lines(markdown: str) -> list[bool]:
 
 
 @dataclass(frozen=True)
+class FencedBlock:
+    """A code fence written in a page: the 1-based page ``line`` of its opening, its ``info``
+    string (``python``, ``mermaid``, ...) and its ``body``, each line as (page line, text as
+    the code block shows it: the opening fence's indentation taken off)."""
+
+    line: int
+    info: str
+    body: tuple[tuple[int, str], ...]
+
+
+def fenced_blocks(markdown: str, first_line: int = 1) -> list[FencedBlock]:
+    """Every closed code fence of ``markdown``, at any depth (in a tab or an admonition too), by
+    the rules of :func:`find_directives`; ``first_line`` as there. A fence left open is not
+    listed (:func:`find_directives` refuses it)."""
+    blocks: list[FencedBlock] = []
+    fence: str | None = None
+    opening = (0, "", "")  # (line, info, indentation) of the open fence
+    body: list[tuple[int, str]] = []
+    for number, line in enumerate(markdown.splitlines(), start=first_line):
+        toggled, after = _fence_toggle(line, fence)
+        if toggled and after is not None:
+            f = _FENCE.match(line)
+            assert f is not None  # _fence_toggle opened a fence on this line
+            indent = line[: len(line) - len(line.lstrip(" \t"))]
+            opening, body = (number, f.group("info").strip(), indent), []
+        elif toggled:
+            blocks.append(FencedBlock(opening[0], opening[1], tuple(body)))
+        elif fence is not None:
+            indent = opening[2]
+            body.append((number, line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t")))
+        fence = after
+    return blocks
+
+
+@dataclass(frozen=True)
 class Directive:
     """One directive at ``where`` (the page and 1-based line). ``kind`` is ``example``,
     ``evidence``, ``contract``, ``matrix``, ``sources`` or ``diagram``; ``program`` and

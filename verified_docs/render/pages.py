@@ -36,6 +36,7 @@ from verified_docs.render import vendor
 from verified_docs.render.claim_context import Context, scan_site
 from verified_docs.render.claim_source import installed_toolnexus, render_sources
 from verified_docs.render.claims import leftover_claims, render_claims
+from verified_docs.render.code_width import shown_code_problems
 from verified_docs.render.contract import render_contract
 from verified_docs.render.diagram import render_diagrams
 from verified_docs.render.directive import find_directives, pages_by_scenario
@@ -191,7 +192,9 @@ class Renderer:
         file line ``first_line``) with every claim swapped for its link and every directive
         line for its rendering, each block carrying its directive's marker. Raises
         :class:`SourceError` at the page and line for an unknown, malformed or unverified
-        example, a claim its evidence contradicts, or a claim left in the result."""
+        example, a claim its evidence contradicts, or a claim left in the result; at the
+        program's or the page's line for a code line wider than the page
+        (:mod:`~verified_docs.render.code_width`)."""
         source = markdown
         # Claims first: their replacement keeps every line where it was, so the directives'
         # line numbers still name the page as written.
@@ -199,6 +202,10 @@ class Renderer:
         lines = markdown.splitlines(keepends=True)
         directives = find_directives(markdown, page, first_line)
         examples = {d: resolve(d, self.scenarios, self.ledger, self.root) for d in directives if d.kind == "example"}
+        programs = [self.root / tab.program_path for e in examples.values() if e.show_code for tab in e.tabs]
+        too_wide = shown_code_problems(page, source, programs, first_line)
+        if too_wide:
+            raise SourceError(*too_wide)
         # The runs whose output this page shows: their evidence box need not repeat it.
         shown = {(e.directive.scenario, e.run) for e in examples.values() if e.run and e.show_output}
         for d in reversed(directives):
@@ -324,7 +331,8 @@ def _rendered_docs(renderer: Renderer, docs: Path, out_docs: Path) -> tuple[dict
         wanted[out_docs / rel] = text.encode("utf-8")
         pages.append(rel)
     if problems:
-        raise SourceError(*problems)
+        # Several examples, on several pages, may show one program: each of its lines once.
+        raise SourceError(*dict.fromkeys(problems))
     for site_path, source in renderer.published_files():
         wanted[out_docs / site_path] = source
     return wanted, pages
