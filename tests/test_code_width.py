@@ -53,6 +53,7 @@ def test_a_fence_line_one_over_fails_at_the_page_line_and_exactly_the_limit_pass
     )
     assert problem.details[0] == f"| {ONE_OVER}"
     assert "Rules a page must meet" in problem.details[1] and problem.details[2].startswith("fix: break the line")
+    assert problem.title == "page rule broken"  # its annotation title under GitHub Actions
 
 
 def _verified_copy(root: Path, lines: list[str]) -> tuple[Path, Renderer]:

@@ -73,6 +73,7 @@ def wide_lines(path: Path, lines: Iterable[tuple[int, str]], shown_as: str) -> l
                         "fix: break the line inside its brackets, or shorten it (a comment, a name, a string "
                         "split in two)",
                     ),
+                    title="page rule broken",
                 )
             )
     return problems
