@@ -13,7 +13,7 @@ from ruamel.yaml import YAML
 
 from conftest import ROOT, TEST_EDIT_URI
 from verified_docs.errors import UsageError
-from verified_docs.scaffold.new import Example, files, parse_name, scaffold, with_nav_entry
+from verified_docs.scaffold.new import MAX_TITLE, Example, check_title, files, parse_name, scaffold, with_nav_entry
 from verified_docs.scenario.load import load_scenario
 from verified_docs.scenario.sections import parse_sections
 
@@ -44,6 +44,16 @@ def test_a_name_is_a_guide_and_a_slug() -> None:
             parse_name(bad)
 
 
+def test_a_title_must_fit_the_programs_first_line() -> None:
+    assert check_title("Approve with a note") == "Approve with a note"
+    for bad in ("", "x" * (MAX_TITLE + 1), 'say """hi"""', "two\nlines", "back\\slash"):
+        with pytest.raises(UsageError, match=f"at most {MAX_TITLE} characters"):
+            check_title(bad)
+    longest = Example(Path("/p"), "suspension", "x", "x" * MAX_TITLE)
+    program = files(longest)[longest.program]
+    assert max(len(line) for line in program.splitlines()) <= 80
+
+
 def test_the_nav_line_goes_after_the_guides_last_page_and_nothing_else_moves(tmp_path: Path) -> None:
     example = Example(tmp_path, "suspension", "approve-with-a-note", "Approve: with a note")
     text, line = with_nav_entry(CONFIG, example)
@@ -52,6 +62,9 @@ def test_the_nav_line_goes_after_the_guides_last_page_and_nothing_else_moves(tmp
     assert text.replace(text.splitlines(keepends=True)[line - 1], "", 1) == CONFIG
     nav = YAML(typ="safe").load(text)["nav"]
     assert nav[1]["Answer inline"][-1] == {"Approve: with a note": "suspension/approve-with-a-note.md"}
+    # A title YAML reads as it is goes unquoted, like the entries around it.
+    plain, line = with_nav_entry(CONFIG, Example(tmp_path, "suspension", "x", "Approve with a note"))
+    assert plain.splitlines()[line - 1] == "      - Approve with a note: suspension/x.md"
     # A guide with no page yet goes at the end of the nav, before the blank line that ends it.
     other, line = with_nav_entry(CONFIG, Example(tmp_path, "recipes", "first", "First"))
     assert YAML(typ="safe").load(other)["nav"][-1] == {"First": "recipes/first.md"}

@@ -70,8 +70,8 @@ def wide_lines(path: Path, lines: Iterable[tuple[int, str]], shown_as: str) -> l
                     (
                         f"| {text}",
                         f"rule: {RULE}",
-                        "fix: break the line inside its brackets, or shorten it (a comment, a name, a string "
-                        "split in two)",
+                        "fix: break the line inside its brackets, re-wrap a docstring or comment, or shorten "
+                        "it (a name, a string split in two)",
                     ),
                     title="page rule broken",
                 )

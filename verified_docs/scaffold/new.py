@@ -24,6 +24,11 @@ TEMPLATES = Path(__file__).parent / "templates"
 _PART = r"[a-z0-9][a-z0-9-]*"
 _NAME = re.compile(rf"^({_PART})/({_PART})$")
 _NAV_PAGE = re.compile(r"^(?P<indent>\s*)- .*:\s*(?P<page>\S+\.md)\s*$")
+# A title YAML reads as plain text unquoted, as the nav's own entries are written.
+_PLAIN_TITLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ,.'()/-]*$")
+# The program's docstring opens with the title: past this, its first line would be wider than a
+# code block (the render stage's 80 characters, less the three quotes).
+MAX_TITLE = 77
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,21 @@ def parse_name(text: str) -> tuple[str, str]:
     return found.group(1), found.group(2)
 
 
+def check_title(title: str) -> str:
+    """``title`` when it fits on the program's first line and in a docstring; raises
+    :class:`UsageError` naming the limit otherwise."""
+    if not title.strip() or len(title) > MAX_TITLE or '"""' in title or "\n" in title or "\\" in title:
+        raise UsageError(
+            f"--title must be one line of at most {MAX_TITLE} characters without a backslash or three "
+            f"double quotes (it opens the program's docstring); got {title!r}"
+        )
+    return title
+
+
+def _nav_title(title: str) -> str:
+    return title if _PLAIN_TITLE.match(title) and not title.endswith(":") else json.dumps(title)
+
+
 def _render(template: str, **values: str) -> str:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES), undefined=jinja2.StrictUndefined, keep_trailing_newline=True
@@ -106,7 +126,7 @@ def with_nav_entry(config: str, example: Example) -> tuple[str, int]:
     at, indent = (same_guide[-1][0] + 1, same_guide[-1][1].group("indent")) if same_guide else (end, "  ")
     while at > start + 1 and not lines[at - 1].strip():  # never after the blank lines that end the nav
         at -= 1
-    lines.insert(at, f"{indent}- {json.dumps(example.title)}: {example.nav_page}\n")
+    lines.insert(at, f"{indent}- {_nav_title(example.title)}: {example.nav_page}\n")
     return "".join(lines), at + 1
 
 
@@ -148,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     root = args.root.resolve()
     try:
         guide, name = parse_name(args.scenario)
-        example = Example(root, guide, name, args.title or name.replace("-", " ").capitalize())
+        example = Example(root, guide, name, check_title(args.title or name.replace("-", " ").capitalize()))
         report = scaffold(example)
     except UsageError as e:
         print(f"new: {e}", file=sys.stderr)

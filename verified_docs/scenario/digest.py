@@ -1,5 +1,6 @@
 """What a scenario's verdict rests on in files: :func:`content_digest` over its folder and its
-support files, the same in every clone (paths relative to the scenario's folder).
+support files, by paths relative to the scenario's folder, so two clones holding the same
+files agree (an untracked file in the folder counts too).
 
 The result cache keys an entry by it (with the machinery and the interpreter), and the release
 matrix records it per row, so a row stays current while the files it measured are unchanged.
