@@ -21,7 +21,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from verified_docs import ledger as ledger_mod
-from verified_docs.errors import SourceError, annotate
+from verified_docs.errors import SourceError, annotate, display_path
 from verified_docs.render import vendor
 from verified_docs.render.directive import body_start
 from verified_docs.render.edit_link import resolve_edit_uri
@@ -49,6 +49,11 @@ def on_config(config: Any) -> Any:
     options = config["mdx_configs"].get(SNIPPETS)
     if options is not None:
         options["base_path"] = snippet_base_paths(options, root)
+    log.info(
+        f"verified_docs: nothing is verified here: the pages render from the last ledger "
+        f"({display_path(ledger_path)}) into {config['site_dir']}, never site/; "
+        "`nox -s docs` verifies, then publishes site/"
+    )
     if not config.get("edit_uri"):
         docs_dir = docs.resolve().relative_to(root).as_posix()
         edit_uri, source = resolve_edit_uri(root, docs_dir)
