@@ -100,9 +100,41 @@ def test_the_whole_program_is_what_pymdownx_includes(tmp_path: Path) -> None:
     from verified_docs.scenario.sections import program_view
 
     path = tmp_path / "p.py"
-    path.write_text("a = 1\n    # --8<-- [start:s]\nb = 2\n    # --8<-- [end:s]\n# ;--8<-- [start:kept]\n")
+    path.write_text("a = 1\n    # --8<-- [start:s]\nb = 2\n    # --8<-- [end:s]\nc = 3\n")
     md = markdown.Markdown(
         extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": {"base_path": [str(tmp_path)]}}
     )
     included = md.preprocessors["snippet"].run([f'--8<-- "{path.name}"'])
     assert "\n".join(included).rstrip("\n") == program_view(path).text
+
+
+@pytest.mark.parametrize(
+    ("line", "what"),
+    [
+        ("# ;--8<-- [start:kept]", "an escaped section marker: pymdownx.snippets drops its first ';'"),
+        (';--8<-- "other.py"', "an escaped --8<-- line: pymdownx.snippets drops its first ';'"),
+        ('--8<-- "other.py"', "a --8<-- include line: pymdownx.snippets would put another file here"),
+        ("--8<--", "a --8<-- include line: pymdownx.snippets would put another file here"),
+    ],
+)
+def test_a_line_the_include_would_rewrite_fails_at_its_line(tmp_path: Path, line: str, what: str) -> None:
+    """What pymdownx.snippets does with each line, when a page includes the file, is what the
+    page shows and the copy button copies: so no line may come out other than it ran."""
+    import markdown
+
+    from verified_docs.scenario.sections import program_view
+
+    path = tmp_path / "p.py"
+    path.write_text(f"a = 1\n# --8<-- [start:s]\nb = 2\n# --8<-- [end:s]\n{line}\n")
+    (tmp_path / "other.py").write_text("other = 1\n")
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": {"base_path": [str(tmp_path)]}}
+    )
+    included = md.preprocessors["snippet"].run([f'--8<-- "{path.name}"'])
+    assert line not in included  # the include does rewrite it
+    for read in (program_view, parse_sections):
+        with pytest.raises(SourceError) as e:
+            read(path)
+        [problem] = e.value.problems
+        assert problem.where == Location(path, 5) and problem.what.startswith(what)
+        assert "the copy button would copy them" in problem.details[0]

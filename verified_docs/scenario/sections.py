@@ -21,6 +21,11 @@ from pymdownx.snippets import SnippetPreprocessor
 from verified_docs.errors import Location, Problem, SourceError
 
 _MARKER = SnippetPreprocessor.RE_SNIPPET_SECTION
+_INCLUDE = SnippetPreprocessor.RE_ALL_SNIPPETS
+_REWRITTEN = (
+    "so the page would show other bytes than the program that ran, and the copy button would copy them; "
+    "write the line another way (a string built from parts, say: '--8' '<--')"
+)
 # What may precede a marker on its line: indentation and a comment opener, nothing else.
 _COMMENT_BEFORE = re.compile(r"^\s*(#|//|--|;|/\*|<!--|%)\s*$")
 
@@ -57,23 +62,49 @@ def read_utf8(path: Path) -> str:
         ) from None
 
 
+def _rewritten(line: str) -> str | None:
+    """Why pymdownx.snippets would change ``line`` when a page includes its file, or None: it
+    follows an include line (``--8<-- "file"``, or a ``--8<--`` block) and drops the first
+    ``;`` of an escaped include or section marker."""
+    include = _INCLUDE.match(line)
+    if include and include.group("escape"):
+        return "an escaped --8<-- line: pymdownx.snippets drops its first ';' when a page includes this file"
+    if include:
+        return "a --8<-- include line: pymdownx.snippets would put another file here when a page includes this one"
+    marker = _MARKER.match(line)
+    if marker and marker.group("escape"):
+        return "an escaped section marker: pymdownx.snippets drops its first ';' when a page includes this file"
+    return None
+
+
+def _rewrites(path: Path, lines: list[str]) -> list[Problem]:
+    """A problem at each of ``lines`` (of ``path``) that :func:`_rewritten` finds."""
+    return [
+        Problem(Location(path, number), why, (_REWRITTEN,))
+        for number, line in enumerate(lines, start=1)
+        if "8<-" in line and (why := _rewritten(line))
+    ]
+
+
 def parse_sections(path: Path, source: str | None = None) -> dict[str, Section]:
     """Return every section of ``path`` by name.
 
-    Raises :class:`SourceError` listing every unclosed, duplicated or stray marker, or at the
-    first byte that is not UTF-8 (pages and their copy buttons carry the file as UTF-8).
+    Raises :class:`SourceError` listing every unclosed, duplicated or stray marker, every line
+    pymdownx.snippets would rewrite when a page includes the file (an include line, an escaped
+    marker), or at the first byte that is not UTF-8 (pages and their copy buttons carry the file
+    as UTF-8).
     """
     path = Path(path)
     text = read_utf8(path) if source is None else source
     lines = text.splitlines()
-    problems: list[Problem] = []
     open_at: dict[str, int] = {}  # name -> 1-based start line of the section being read
     duplicates: dict[str, int] = {}  # name -> ends to swallow, one per reported duplicate start
     bodies: dict[str, list[str]] = {}
     found: dict[str, Section] = {}
+    problems = _rewrites(path, lines)
     for number, line in enumerate(lines, start=1):
         m = _MARKER.match(line) if "8<-" in line else None
-        if m is None or m.group("escape"):
+        if m is None or m.group("escape"):  # an escaped marker is one of the rewrites
             for name in open_at:
                 bodies[name].append(line)
             continue
@@ -155,22 +186,13 @@ class ProgramView:
 
 
 def program_view(path: Path) -> ProgramView:
-    """The whole of ``path`` as pymdownx.snippets includes it (section markers dropped, escaped
-    markers kept as pymdownx writes them out). Raises :class:`SourceError` for bytes that are
-    not UTF-8."""
+    """The whole of ``path`` as pymdownx.snippets includes it: section markers dropped, every
+    other line as it is. Raises :class:`SourceError` for bytes that are not UTF-8, and at every
+    line pymdownx would rewrite (an include line, an escaped marker: see :func:`parse_sections`)."""
     path = Path(path)
-    kept: list[tuple[int, str]] = []
-    for number, line in enumerate(read_utf8(path).splitlines(), start=1):
-        m = _MARKER.match(line) if "8<-" in line else None
-        if m is not None and not m.group("escape"):
-            continue
-        if m is not None:
-            line = (
-                m.group("pre")
-                + m.group("escape").replace(";", "", 1)
-                + m.group("inline_marker")
-                + m.group("section")
-                + m.group("post")
-            )
-        kept.append((number, line))
+    lines = read_utf8(path).splitlines()
+    problems = _rewrites(path, lines)
+    if problems:
+        raise SourceError(*problems)
+    kept = [(n, line) for n, line in enumerate(lines, start=1) if "8<-" not in line or not _MARKER.match(line)]
     return ProgramView(path, "\n".join(t for _, t in kept).rstrip("\n"), tuple(n for n, _ in kept))
