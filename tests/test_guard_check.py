@@ -202,3 +202,22 @@ def test_an_unclosed_fence_a_stray_marker_and_an_unbuilt_page_are_problems(tmp_p
         f'{site_page}: marker data-vd-directive="matrix-9" matches no directive of '
         f"{docs / 'page.md'} (a stale page, or lines miscounted?)"
     ]
+
+
+def test_a_file_with_many_problems_prints_the_first_three_and_a_count(tmp_path) -> None:
+    from verified_docs.build import grouped_report
+    from verified_docs.errors import Location, Problem
+
+    page, other = tmp_path / "raw.html", tmp_path / "fine.html"
+    problems = [Problem(Location(page, 0), f"a claim came out unrendered ({i})") for i in range(800)]
+    problems.insert(1, Problem(Location(other, 0), "a directive came out unrendered"))
+    lines = grouped_report(problems)
+    assert lines[:4] == [
+        f"{page}: a claim came out unrendered (0)",
+        f"{other}: a directive came out unrendered",
+        f"{page}: a claim came out unrendered (1)",
+        f"{page}: a claim came out unrendered (2)",
+    ]
+    assert lines[4].startswith(f"{page}: and 797 more problem(s) in this file (was the site built by")
+    assert len(lines) == 5
+    assert grouped_report(problems[:3]) == [str(p) for p in problems[:3]]

@@ -147,6 +147,32 @@ def generate(generator: str, tree) -> None:
     run()
 
 
+PER_FILE = 3
+
+
+def grouped_report(problems: list[Problem], per_file: int = PER_FILE) -> list[str]:
+    """Each problem as it prints, in order, but at most ``per_file`` of one file: the rest of
+    that file's are one line with their count. A site built by the generator alone (no render
+    stage) breaks every directive and claim of a page, and hundreds of equal lines would hide
+    the one that says why."""
+    shown: dict[Path, int] = {}
+    lines: list[str] = []
+    hidden: dict[Path, int] = {}
+    for p in problems:
+        path = p.where.path
+        shown[path] = shown.get(path, 0) + 1
+        if shown[path] <= per_file:
+            lines.append(str(p))
+        else:
+            hidden[path] = hidden.get(path, 0) + 1
+    for path, count in hidden.items():
+        lines.append(
+            f"{display_path(path)}: and {count} more problem(s) in this file (was the site built by "
+            "the generator alone? `nox -s docs` renders the pages first)"
+        )
+    return lines
+
+
 def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path) -> tuple[list[Problem], int]:
     """The problems of the built site at ``site_dir``: a code block that did not run in this
     build (by the ledger at ``ledger_path`` and the executed fences recorded in ``fences``), a
@@ -169,8 +195,8 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
     problems += directive_problems(site_dir, root / "docs")
     problems += unrendered_claims(site_dir, root / "docs")
     broken = page_rule_problems(site_dir, root / "docs")
-    for p in problems + broken:
-        print(p, file=sys.stderr)
+    for line in grouped_report(problems + broken):
+        print(line, file=sys.stderr)
     annotate(problems, "guard: not verified in this build")
     annotate(broken, "guard: page rule broken")
     problems += broken
