@@ -29,7 +29,6 @@ import sys
 import time
 from pathlib import Path
 
-from verified_docs import cache as cache_mod
 from verified_docs import ledger as ledger_mod
 from verified_docs.errors import (
     Problem,
@@ -44,11 +43,18 @@ from verified_docs.errors import (
 )
 from verified_docs.fences.stage import FENCES, Fences
 from verified_docs.run import tmproot
-from verified_docs.scenario.load import discover_project
 from verified_docs.site import reproducible
 from verified_docs.site.generator import DEFAULT as DEFAULT_GENERATOR
 from verified_docs.site.generator import GENERATORS
-from verified_docs.verify_stage import add_options, forced, go_offline, parse_languages, result_cache, verify_and_record
+from verified_docs.verify_stage import (
+    add_options,
+    discover,
+    forced,
+    go_offline,
+    parse_languages,
+    result_cache,
+    verify_and_record,
+)
 
 PARTIAL = Path("build") / "rendered" / "site"
 
@@ -74,8 +80,7 @@ def verify(root: Path, languages: tuple[str, ...], *, force: bool, jobs: int | N
     """Verify every scenario (:func:`~verified_docs.verify_stage.verify_and_record`; from the
     caches unless :func:`~verified_docs.verify_stage.forced`) and write the ledger. Raises
     :class:`StageFailed` when a run failed, :class:`SourceError` on a malformed scenario."""
-    parsed = None if forced(force) else cache_mod.ParsedScenarios.open(root / cache_mod.PARSED_DIR)
-    scenarios = discover_project(root, parsed.load if parsed else None)
+    scenarios = discover(root, force=force)
     verified = verify_and_record(root, scenarios, languages, cache=result_cache(root, force=force), jobs=jobs)
     verified.report_failures()
     passed = len(verified.verdicts) - len(verified.failed)

@@ -25,7 +25,7 @@ from verified_docs.scenario.load import discover_project
 from verified_docs.verify_stage import (
     Verified,
     add_options,
-    forced,
+    discover,
     go_offline,
     parse_languages,
     result_cache,
@@ -217,9 +217,7 @@ def _verify(args: argparse.Namespace) -> int:
         languages = parse_languages(args.languages)
         # Parsed scenarios come from disk when unchanged: `release-matrix -- --only` runs this
         # once per release, and parsing every scenario.yaml would cost more than the run.
-        parsed = None if forced(args.force) else cache_mod.ParsedScenarios.open(root / cache_mod.PARSED_DIR)
-        found = discover_project(root, parsed.load if parsed else None)
-        scenarios = [s for s in found if fnmatch.fnmatch(s.name, args.only)]
+        scenarios = [s for s in discover(root, force=args.force) if fnmatch.fnmatch(s.name, args.only)]
     except UsageError as e:
         print(e, file=sys.stderr)
         return 2

@@ -54,6 +54,17 @@ def forced(force: bool) -> bool:
     return force or bool(os.environ.get("CI"))
 
 
+def discover(root: Path, *, force: bool) -> list[Scenario]:
+    """Every scenario of the project at ``root``, each parsed ``scenario.yaml`` read from disk
+    while its folder is unchanged (:class:`~verified_docs.cache.ParsedScenarios`), unless
+    :func:`forced`. Raises :class:`~verified_docs.errors.SourceError` as
+    :func:`~verified_docs.scenario.load.discover_project` does."""
+    from verified_docs.scenario.load import discover_project
+
+    parsed = None if forced(force) else cache_mod.ParsedScenarios.open(root / cache_mod.PARSED_DIR)
+    return discover_project(root, parsed.load if parsed else None)
+
+
 def result_cache(root: Path, folder: Path = cache_mod.DEFAULT_DIR, *, force: bool) -> cache_mod.ResultCache | None:
     """The result cache in ``root / folder``, or None when :func:`forced`."""
     return None if forced(force) else cache_mod.ResultCache.open(root / folder)
