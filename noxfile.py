@@ -196,6 +196,14 @@ def update_outputs(session: nox.Session) -> None:
     session.run("python", "-m", "verified_docs", "verify", "--update-outputs", *session.posargs)
 
 
+@nox.session(name="confirm-claims", default=False)
+def confirm_claims(session: nox.Session) -> None:
+    """Record the claimed sentences you changed: verifies every scenario (the result cache answers the unchanged), then renders every page, checking each claim's evidence, and writes rules/claimed-sentences.json with the sentence of every claim (entries of claims gone dropped)."""
+    _install(session, "--extra", "docs")
+    session.run("python", "-m", "verified_docs", "verify")
+    session.run("python", "-m", "verified_docs", "render", "--confirm-claims")
+
+
 @nox.session(name="release-matrix", default=False)
 def release_matrix(session: nox.Session) -> None:
     """Verify every scenario on each release in rules/releases.txt and the pin (only releases whose inputs changed; `-- --force` runs all), and write rules/release-matrix.json.

@@ -100,6 +100,38 @@ class _WarningAnnotations(logging.Handler):
 _warning_annotations = _WarningAnnotations()
 
 
+def print_render_report(tree) -> None:
+    """The render stage's lines: what it wrote, and its warnings (a release-matrix row missing,
+    claimed sentences recorded for the first time or no longer claimed)."""
+    from verified_docs.render.claim_record import CONFIRM_COMMAND, RECORD_FILE
+
+    print(
+        f"render: {len(tree.pages)} page(s) into {display_path(tree.docs_dir)}, {tree.written} file(s) written, "
+        f"{tree.removed} removed; {tree.edit_links}",
+        flush=True,
+    )
+    # Warnings, not failures, so an author's edit reaches the page at once; the tests job
+    # fails on each, so no published page lacks a row or a recorded sentence.
+    for name in tree.unmeasured:
+        print(
+            f"render: warning: the release matrix has no row for {name} as its files are now; its pages show no "
+            f"'since' until you run `nox -s release-matrix -- --only {name}`",
+            flush=True,
+        )
+    if tree.recorded_sentences:
+        print(
+            f"render: recorded {tree.recorded_sentences} new claimed sentence(s) in {RECORD_FILE}, their evidence "
+            "checked in this build: commit it",
+            flush=True,
+        )
+    for page, key in tree.stale_sentences:
+        print(
+            f"render: warning: {RECORD_FILE} holds a sentence for a claim docs/{page} no longer has ({key}); "
+            f"`{CONFIRM_COMMAND}` drops it",
+            flush=True,
+        )
+
+
 @_stage("render")
 def render(root: Path, out: Path | None = None, *, report: bool = True):
     """Render ``docs/`` with this build's ledger into ``out`` (default ``build/rendered/``; the
@@ -114,21 +146,8 @@ def render(root: Path, out: Path | None = None, *, report: bool = True):
         tree = render_tree(root, root / ledger_mod.DEFAULT_LEDGER, out, out / "site")
     except vendor.VendorError as e:
         raise StageFailed(str(e)) from None
-    if not report:
-        return tree
-    print(
-        f"render: {len(tree.pages)} page(s) into {display_path(tree.docs_dir)}, {tree.written} file(s) written, "
-        f"{tree.removed} removed; {tree.edit_links}",
-        flush=True,
-    )
-    # A warning, not a failure, so an author's edit reaches the page at once; the tests job
-    # fails on it, so no published page lacks a row.
-    for name in tree.unmeasured:
-        print(
-            f"render: warning: the release matrix has no row for {name} as its files are now; its pages show no "
-            f"'since' until you run `nox -s release-matrix -- --only {name}`",
-            flush=True,
-        )
+    if report:
+        print_render_report(tree)
     return tree
 
 

@@ -95,6 +95,12 @@ def _add_site(sub) -> None:
     rend.add_argument(
         "--generator", default=None, help="also build the tree: mkdocs or zensical (no guard, no publish)"
     )
+    rend.add_argument(
+        "--confirm-claims",
+        action="store_true",
+        help="record the sentence of every claim whose evidence holds, changed ones included, and drop "
+        "the entries of claims gone (rules/claimed-sentences.json)",
+    )
     sub.add_parser(
         "build",
         add_help=False,
@@ -337,6 +343,7 @@ def _guard(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace) -> int:
     """``render``: the render stage alone (and the generator with ``--generator``); exit 0, 1
     when the generator failed, 2 when a page cannot be rendered."""
+    from verified_docs.build import print_render_report
     from verified_docs.render import vendor
     from verified_docs.render.pages import RENDERED, render_tree
     from verified_docs.site.generator import GENERATORS, GeneratorFailed, build
@@ -347,14 +354,11 @@ def _render(args: argparse.Namespace) -> int:
         return 2
     out = (root / (args.out or RENDERED)).resolve()
     try:
-        tree = render_tree(root, root / args.ledger, out, out / "site")
+        tree = render_tree(root, root / args.ledger, out, out / "site", confirm_claims=args.confirm_claims)
     except (SourceError, FileNotFoundError, vendor.VendorError) as e:
         print(e, file=sys.stderr)
         return 2
-    print(
-        f"render: {len(tree.pages)} page(s) into {tree.docs_dir}, {tree.written} file(s) written, "
-        f"{tree.removed} removed; {tree.edit_links}"
-    )
+    print_render_report(tree)
     if args.generator is None:
         return 0
     from verified_docs.site.reproducible import set_source_date_epoch

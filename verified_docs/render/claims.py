@@ -20,7 +20,8 @@ A claim is an HTML comment right after the sentence it backs, on the same line::
 same paragraph before the claim (after the previous claim, if any; claims written one right
 after the other share their sentence). Editing the sentence to say
 something else loses the words; editing the claim to say something else loses the evidence:
-either fails the build at ``page.md:line``. Values may be quoted with ``'...'`` to hold ``"``.
+either fails the build at ``page.md:line``. Any other edit of the sentence fails against its
+record (:mod:`~verified_docs.render.claim_record`) until ``nox -s confirm-claims``. Values may be quoted with ``'...'`` to hold ``"``.
 
 A claim that ends its paragraph may also be a block: a first line without ``-->``, then more
 attributes as YAML ``name: value`` lines, then ``-->`` on a line of its own and a blank line::
@@ -46,23 +47,18 @@ and :mod:`~verified_docs.render.claim_source` check each kind of evidence, and
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.render.claim_context import Checked, Context
 from verified_docs.render.claim_matrix import check_matrix
 from verified_docs.render.claim_parse import OPENING, Claim, masked_lines, parse_claims
+from verified_docs.render.claim_record import words
 from verified_docs.render.claim_scenario import check_scenario
 from verified_docs.render.claim_source import check_source
 from verified_docs.render.directive import fenced_lines
 
 _CHECKS = {"scenario": check_scenario, "matrix": check_matrix, "source": check_source}
-
-
-def _words(text: str) -> str:
-    """Text as a reader sees it, for finding a quote: no backticks or emphasis marks, one space."""
-    return " ".join(re.sub(r"[`*]", "", text).split())
 
 
 def _tail(text: str, limit: int = 200) -> str:
@@ -74,12 +70,12 @@ def check_claim(claim: Claim, page: str, ctx: Context) -> Checked:
     """The link for ``claim`` on ``page`` (posix, below docs/). Raises :class:`SourceError` at
     the claim when its quote is not in its sentence, it points at nothing, or its evidence
     says otherwise."""
-    if _words(claim.quote) not in _words(claim.sentence):
+    if words(claim.quote) not in words(claim.sentence):
         raise SourceError(
             Problem(
                 claim.where,
                 f'claim\'s words "{claim.quote}" are not in its sentence',
-                (f'its sentence: "{_tail(_words(claim.sentence))}"',),
+                (f'its sentence: "{_tail(words(claim.sentence))}"',),
             )
         )
     return _CHECKS[claim.kind](claim, page, ctx)
@@ -109,7 +105,8 @@ def render_link(checked: Checked) -> str:
 def render_claims(markdown: str, page: Path, page_uri: str, ctx: Context) -> str:
     """``markdown`` with every claim replaced by its link, on the same line, and a block claim's
     lines below it left empty (line numbers do not change). Raises :class:`SourceError`
-    listing every malformed or failing claim at its ``page:line``."""
+    listing every malformed or failing claim at its ``page:line``; once every claim's evidence
+    held, every claim whose sentence differs from ``ctx.sentences``' record."""
     claims = parse_claims(markdown, page)
     if not claims:
         return markdown
@@ -120,6 +117,9 @@ def render_claims(markdown: str, page: Path, page_uri: str, ctx: Context) -> str
             checked_claims.append(check_claim(c, page_uri, ctx))
         except SourceError as e:
             problems += e.problems
+    if not problems and ctx.sentences is not None:
+        # Only claims whose evidence held: a sentence is recorded as confirmed, never on faith.
+        problems = ctx.sentences.check(page_uri, claims)
     if problems:
         raise SourceError(*problems)
     lines = markdown.splitlines(keepends=True)

@@ -34,6 +34,7 @@ from verified_docs.files import write_atomic
 from verified_docs.render import release_matrix as matrix_mod
 from verified_docs.render import vendor
 from verified_docs.render.claim_context import Context, scan_site
+from verified_docs.render.claim_record import RECORD_FILE, SentenceRecord
 from verified_docs.render.claim_source import installed_toolnexus, render_sources
 from verified_docs.render.claims import leftover_claims, render_claims
 from verified_docs.render.code_width import shown_code_problems
@@ -139,14 +140,18 @@ class Renderer:
     mermaid: tuple[Path, Path]
     titles: dict[str, str]
     unmeasured: tuple[str, ...] = ()
+    sentences: SentenceRecord | None = None
     _coverage: Any = field(default=None, repr=False)
     _claims: Context | None = field(default=None, repr=False)
     _pages: Any = field(default=None, repr=False)
 
     @classmethod
-    def load(cls, root: Path, ledger_path: Path, docs: Path, titles: dict[str, str]) -> "Renderer":
-        """Read the scenarios, the ledger and the matrix, and fetch or check the Mermaid script.
-        Raises :class:`SourceError` for a malformed scenario, :class:`FileNotFoundError` for
+    def load(
+        cls, root: Path, ledger_path: Path, docs: Path, titles: dict[str, str], *, confirm_claims: bool = False
+    ) -> "Renderer":
+        """Read the scenarios, the ledger, the matrix and the record of claimed sentences (in
+        its ``confirm`` mode with ``confirm_claims``), and fetch or check the Mermaid script.
+        Raises :class:`SourceError` for a malformed scenario or record, :class:`FileNotFoundError` for
         a missing ledger, :class:`~verified_docs.render.vendor.VendorError` when the script cannot be had."""
         root = Path(root).resolve()
         scenarios = {s.name: s for s in discover_project(root)}
@@ -161,6 +166,7 @@ class Renderer:
             vendor.ensure(vendor.MERMAID, root),
             titles,
             tuple(n for n in scenarios if matrix is None or n not in matrix.scenarios),
+            _sentence_record(root, confirm_claims),
         )
 
     def pages_by_scenario(self) -> dict[str, list[str]]:
@@ -183,7 +189,14 @@ class Renderer:
             except FileNotFoundError as e:
                 raise SourceError.at(self.root / "pyproject.toml", 0, str(e)) from None
             self._claims = Context(
-                self.scenarios, self.ledger, self.root, self.matrix, scan_site(self.docs), package, version
+                self.scenarios,
+                self.ledger,
+                self.root,
+                self.matrix,
+                scan_site(self.docs),
+                package,
+                version,
+                self.sentences,
             )
         return self._claims
 
@@ -270,6 +283,15 @@ class RenderedTree:
     removed: int
     edit_links: str
     unmeasured: tuple[str, ...] = ()
+    recorded_sentences: int = 0
+    stale_sentences: tuple[tuple[str, str], ...] = ()
+
+
+def _sentence_record(root: Path, confirm: bool) -> SentenceRecord:
+    try:
+        return SentenceRecord.open(root, confirm=confirm)
+    except ValueError as e:
+        raise SourceError.at(root / RECORD_FILE, 0, str(e).split(": ", 1)[-1]) from None
 
 
 def _put(path: Path, data: bytes) -> bool:
@@ -357,7 +379,13 @@ def _write_tree(wanted: dict[Path, bytes | Path], out_docs: Path) -> tuple[int, 
 
 
 def render_tree(
-    root: Path, ledger_path: Path, out_dir: Path, site_dir: Path, config_path: Path | None = None
+    root: Path,
+    ledger_path: Path,
+    out_dir: Path,
+    site_dir: Path,
+    config_path: Path | None = None,
+    *,
+    confirm_claims: bool = False,
 ) -> RenderedTree:
     """Render the project at ``root`` (its ``mkdocs.yml``, or ``config_path``) into ``out_dir``:
     ``out_dir/docs/`` and ``out_dir/mkdocs.yml`` building into ``site_dir`` (see the module
@@ -377,8 +405,14 @@ def render_tree(
     out_docs = out_dir / "docs"
     if out_docs == docs or docs in out_docs.parents or out_docs in docs.parents:
         raise ValueError(f"{out_docs}: the rendered tree may not overlap {docs}, which is written by hand")
-    renderer = Renderer.load(root, ledger_path, docs, nav_titles(config, docs))
+    renderer = Renderer.load(root, ledger_path, docs, nav_titles(config, docs), confirm_claims=confirm_claims)
     wanted, pages = _rendered_docs(renderer, docs, out_docs)
+    # Every page rendered, so every claim's evidence held: the new sentences are confirmed.
+    record = renderer.sentences
+    assert record is not None
+    new = len(record.new())
+    stale = () if confirm_claims else tuple(record.stale(pages))
+    record.save(pages)
     written, removed = _write_tree(wanted, out_docs)
     site_dir = Path(site_dir).resolve()
     if out_dir not in site_dir.parents:
@@ -389,5 +423,14 @@ def render_tree(
     _yaml().dump(generated, buf)
     written += _put(out_dir / CONFIG_NAME, buf.getvalue().encode("utf-8"))
     return RenderedTree(
-        out_docs, out_dir / CONFIG_NAME, site_dir, tuple(pages), written, removed, edit_links, renderer.unmeasured
+        out_docs,
+        out_dir / CONFIG_NAME,
+        site_dir,
+        tuple(pages),
+        written,
+        removed,
+        edit_links,
+        renderer.unmeasured,
+        new,
+        stale,
     )
