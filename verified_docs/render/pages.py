@@ -33,13 +33,14 @@ from verified_docs.errors import Problem, SourceError
 from verified_docs.files import write_atomic
 from verified_docs.render import release_matrix as matrix_mod
 from verified_docs.render import vendor
+from verified_docs.render.api_reference import render_api_reference
 from verified_docs.render.claim_context import Context, scan_site
 from verified_docs.render.claim_source import installed_toolnexus, render_sources
 from verified_docs.render.claims import leftover_claims, render_claims
 from verified_docs.render.code_width import shown_code_problems
 from verified_docs.render.contract import render_contract
 from verified_docs.render.diagram import render_diagrams
-from verified_docs.render.directive import find_directives, pages_by_scenario
+from verified_docs.render.directive import Directive, find_directives, pages_by_scenario
 from verified_docs.render.edit_link import resolve_edit_uri
 from verified_docs.render.evidence import render_evidence
 from verified_docs.render.install import render_install
@@ -187,6 +188,23 @@ class Renderer:
             )
         return self._claims
 
+    def api_reference(self, directive: Directive, src_uri: str) -> str:
+        """``directive`` (``verified-api-reference``) on the page ``src_uri``, read from the
+        installed toolnexus, its SPEC rules linked on the page holding ``verified-contract``."""
+        claims = self.claims()
+        contract = next(
+            (
+                p.relative_to(self.docs).as_posix()
+                for p in sorted(self.docs.rglob("*.md"))
+                if any(d.kind == "contract" for d in find_directives(p.read_text(encoding="utf-8"), p))
+            ),
+            None,
+        )
+        rules = load_rules(self.root / RULES_FILE)
+        return render_api_reference(
+            directive, directive.names, src_uri, claims.package.parent, claims.toolnexus, rules, contract
+        )
+
     def render_page(self, markdown: str, page: Path, src_uri: str, first_line: int = 1) -> str:
         """``markdown`` (the page at ``page``, ``src_uri`` posix below ``docs``, starting at
         file line ``first_line``) with every claim swapped for its link and every directive
@@ -226,6 +244,8 @@ class Renderer:
                 )
             elif d.kind == "install":
                 lines[i] = render_install(d, self.root / "pyproject.toml", self.ledger)
+            elif d.kind == "api-reference":
+                lines[i] = self.api_reference(d, src_uri)
             elif d.kind == "diagram":
                 lines[i] = render_diagrams(d, self.scenarios, self.ledger, self.root)
             elif d.kind == "sources":
