@@ -290,6 +290,8 @@ class RenderedTree:
     removed: int
     edit_links: str
     unmeasured: tuple[str, ...] = ()
+    ledger: Path | None = None
+    root: Path | None = None
 
 
 def _put(path: Path, data: bytes) -> bool:
@@ -409,5 +411,14 @@ def render_tree(
     _yaml().dump(generated, buf)
     written += _put(out_dir / CONFIG_NAME, buf.getvalue().encode("utf-8"))
     return RenderedTree(
-        out_docs, out_dir / CONFIG_NAME, site_dir, tuple(pages), written, removed, edit_links, renderer.unmeasured
+        out_docs,
+        out_dir / CONFIG_NAME,
+        site_dir,
+        tuple(pages),
+        written,
+        removed,
+        edit_links,
+        renderer.unmeasured,
+        Path(ledger_path).resolve(),
+        root,
     )
