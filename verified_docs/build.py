@@ -203,6 +203,8 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
     installed toolnexus or a code link to none (:mod:`~verified_docs.site.api_check`), a page rule broken (:mod:`~verified_docs.site.page_rules`); each
     printed to stderr (annotated under GitHub Actions). Also how many code blocks were checked.
     Raises ``FileNotFoundError`` when a record is missing."""
+    from verified_docs.scenario.rules import installed_package_dir
+    from verified_docs.site.api_check import api_reference_problems, code_link_problems
     from verified_docs.site.guard import (
         check_site,
         directive_problems,
@@ -210,8 +212,6 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
         published_source_problems,
         unrendered_claims,
     )  # the docs extra
-    from verified_docs.scenario.rules import installed_package_dir
-    from verified_docs.site.api_check import api_reference_problems, code_link_problems
     from verified_docs.site.page_rules import page_rule_problems
 
     ledger = ledger_mod.load(ledger_path)

@@ -264,13 +264,23 @@ def _rule_links(rules: list[Rule], page: str, contract: str | None) -> str:
     out = []
     for r in rules:
         title = f"{r.id} {plain(r.title)}"
-        link = f"[{title}]({posixpath.relpath(contract, posixpath.dirname(page) or '.')}#{r.id.lower()})" if contract else title
+        link = (
+            f"[{title}]({posixpath.relpath(contract, posixpath.dirname(page) or '.')}#{r.id.lower()})"
+            if contract
+            else title
+        )
         out.append(f"{link} (the Python port {status[r.python]})")
     return "; ".join(out)
 
 
 def render_api_reference(
-    directive: Directive, names: str, page: str, search_path: Path, version: str, rules: list[Rule], contract: str | None
+    directive: Directive,
+    names: str,
+    page: str,
+    search_path: Path,
+    version: str,
+    rules: list[Rule],
+    contract: str | None,
 ) -> str:
     """Markdown for the entries ``names`` asks for (see the module docstring): per entry a
     heading with its id, its kind, import line and source place, its signature, its docstring

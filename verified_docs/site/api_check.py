@@ -116,14 +116,21 @@ def _page_problems(where: Location, built: str, html_text: str, expected: list) 
         source = by_key.get(("data-vd-api-source", entry.qualified))
         place = f"{entry.file}:{entry.line}"
         check("data-vd-api-source", entry.qualified, "source place", None, None)
-        if source is not None and (place not in "".join(source.code) or f"{entry.line} to {entry.end}" not in "".join(source.text)):
+        if source is not None and (
+            place not in "".join(source.code) or f"{entry.line} to {entry.end}" not in "".join(source.text)
+        ):
             problems.append(
-                Problem(where, f"{built}: the source place of {entry.qualified} is not {place}, lines {entry.line} to {entry.end}")
+                Problem(
+                    where,
+                    f"{built}: the source place of {entry.qualified} is not {place}, lines {entry.line} to {entry.end}",
+                )
             )
         for m in entry.members:
             check("data-vd-api", m.key, "parameter or field", m.anchor, m.text)
     for attribute, key in by_key:
-        problems.append(Problem(where, f"{built}: {attribute}={key!r} is asked for by no verified-api-reference directive"))
+        problems.append(
+            Problem(where, f"{built}: {attribute}={key!r} is asked for by no verified-api-reference directive")
+        )
     return problems
 
 
@@ -135,7 +142,9 @@ def api_reference_problems(site: Path, docs: Path, search_path: Path) -> list[Pr
     problems: list[Problem] = []
     for md in sorted(Path(docs).rglob("*.md")):
         try:
-            directives = [d for d in find_directives(md.read_text(encoding="utf-8-sig"), md) if d.kind == "api-reference"]
+            directives = [
+                d for d in find_directives(md.read_text(encoding="utf-8-sig"), md) if d.kind == "api-reference"
+            ]
             if not directives:
                 continue
             expected = [e for d in directives for e in entries(d, d.names, search_path)]

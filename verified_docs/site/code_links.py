@@ -7,7 +7,8 @@ qualified name (``Answer`` -> ``toolnexus.types.Answer``; the ledger keeps it pe
 program's own syntax tree then says where those names are used: each load of such a global
 name (not one a function shadows: :mod:`symtable` says which scope a name belongs to), each
 name in a ``from toolnexus... import`` line, and each keyword argument of a call to such a
-function (``wait_for=`` of ``create_client``). The entries are read from the built pages
+function or class (``wait_for=`` of ``create_client``, ``ok=`` of ``Answer``: a parameter's or
+a field's entry). The entries are read from the built pages
 themselves (``data-vd-api`` and ``id``, written by :mod:`verified_docs.render.api_reference`),
 so a link goes only to an entry that is there. Names without an entry stay plain.
 
@@ -174,8 +175,8 @@ class _References(ast.NodeVisitor):
             self.visit(part)
         self._inside(node, node.name, list(node.body))
 
-    def _comprehension(self, node: ast.AST, name: str) -> None:
-        generators = getattr(node, "generators")
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, name: str) -> None:
+        generators = node.generators
         self.visit(generators[0].iter)  # evaluated in the enclosing scope
         rest: list[ast.AST] = [generators[0].target, *generators[0].ifs]
         for g in generators[1:]:
@@ -222,6 +223,14 @@ def _href(page: Path, target: Target) -> str:
     return f"{rel}/#{target.id}" if target.page.name == "index.html" else f"{rel}#{target.id}"
 
 
+def _keys(key: str) -> tuple[str, ...]:
+    """The entries a reference may link to, first found first: a keyword argument
+    (``toolnexus.types.Answer(id)``) is a function's parameter or, for a class, its field
+    (``toolnexus.types.Answer.id``)."""
+    m = re.fullmatch(r"(.+)\((\w+)\)", key)
+    return (key, f"{m.group(1)}.{m.group(2)}") if m else (key,)
+
+
 def link_block(code_html: str, file_lines: tuple[int, ...], refs: dict, hrefs: dict[str, str]) -> tuple[str, int]:
     """``code_html`` (the inside of a ``<pre>``, Pygments' spans) with each token at a place
     in ``refs`` (see :func:`references`) whose entry has an address in ``hrefs`` wrapped in a
@@ -234,8 +243,9 @@ def link_block(code_html: str, file_lines: tuple[int, ...], refs: dict, hrefs: d
         if leaf:
             text = html.unescape(leaf.group(1))
             ref = refs.get((file_lines[line - 1], col)) if "\n" not in text and line <= len(file_lines) else None
-            if ref and ref[0] == text and ref[1] in hrefs:
-                out.append(f'<a class="{LINK_CLASS}" href="{html.escape(hrefs[ref[1]])}">{leaf.group(0)}</a>')
+            key = next((k for k in _keys(ref[1]) if k in hrefs), None) if ref and ref[0] == text else None
+            if key:
+                out.append(f'<a class="{LINK_CLASS}" href="{html.escape(hrefs[key])}">{leaf.group(0)}</a>')
                 made += 1
             else:
                 out.append(leaf.group(0))
@@ -261,40 +271,49 @@ def _programs(ledger: Ledger, root: Path) -> dict[str, tuple[Path, dict[str, str
     return out
 
 
+def _link_page(
+    text: str, hrefs: dict[str, str], programs: dict[str, tuple[Path, dict[str, str]]], seen: dict[Path, tuple]
+) -> tuple[str, int, int, int]:
+    """``text`` (a built page) with its programs' names linked (see :func:`link_block`), and
+    the links made, the blocks that got one, the program blocks seen. ``seen`` keeps each
+    program's shown lines and references across pages."""
+    links = blocks = programs_seen = 0
+    out: list[str] = []
+    pos = 0
+    for m in _PRE.finditer(text):
+        shown = html.unescape(re.sub(r"<[^>]*>", "", m.group(2)))
+        program = programs.get(fingerprint(shown))
+        if program is None:
+            continue
+        programs_seen += 1
+        path, names = program
+        if path not in seen:
+            view = program_view(path)
+            # The block shows the view without the blank lines fingerprint() ignores.
+            skipped = len(view.text) - len(view.text.lstrip("\n"))
+            seen[path] = (view.file_lines[skipped:], references(path, names))
+        file_lines, refs = seen[path]
+        linked, made = link_block(m.group(2), file_lines, refs, hrefs)
+        out += [text[pos : m.start(2)], linked]
+        pos = m.end(2)
+        links += made
+        blocks += bool(made)
+    return "".join(out) + text[pos:], links, blocks, programs_seen
+
+
 def link_site(site: Path, ledger: Ledger, root: Path) -> LinkReport:
     """Link every program's toolnexus names in the HTML under ``site`` to their entries (see
     the module docstring), rewriting each page that gains a link (atomically)."""
     targets = api_targets(site)
     programs = _programs(ledger, root)
     links = blocks = pages = seen = 0
-    cache: dict[Path, tuple[tuple[int, ...], dict]] = {}
+    views: dict[Path, tuple] = {}
     for page in sorted(Path(site).rglob("*.html")):
         text = page.read_text(encoding="utf-8")
         hrefs = {key: _href(page, t) for key, t in targets.items()}
-        made_here = 0
-
-        def link(m: re.Match[str]) -> str:
-            nonlocal links, blocks, seen, made_here
-            shown = html.unescape(re.sub(r"<[^>]*>", "", m.group(2)))
-            program = programs.get(fingerprint(shown))
-            if program is None:
-                return m.group(0)
-            seen += 1
-            path, names = program
-            if path not in cache:
-                view = program_view(path)
-                # The block shows the view without the blank lines fingerprint() ignores.
-                skipped = len(view.text) - len(view.text.lstrip("\n"))
-                cache[path] = (view.file_lines[skipped:], references(path, names))
-            file_lines, refs = cache[path]
-            linked, made = link_block(m.group(2), file_lines, refs, hrefs)
-            links += made
-            blocks += bool(made)
-            made_here += made
-            return m.group(1) + linked + m.group(3)
-
-        new = _PRE.sub(link, text)
-        if made_here:
+        new, made, linked_blocks, programs_here = _link_page(text, hrefs, programs, views)
+        links, blocks, seen = links + made, blocks + linked_blocks, seen + programs_here
+        if made:
             pages += 1
             write_atomic(page, new)
     return LinkReport(links, blocks, pages, seen)
