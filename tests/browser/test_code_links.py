@@ -36,7 +36,7 @@ def test_clicking_answer_in_a_program_lands_on_its_entry(request: pytest.Fixture
     assert block.locator("a.vd-api-link", has_text=re.compile(r"^wait_for$")).count() >= 1, "create_client's wait_for="
     # A local name is never linked: `request` is a parameter, not a toolnexus name.
     assert block.locator("a.vd-api-link", has_text=re.compile(r"^request$")).count() == 0
-    text = block.locator("pre > code").inner_text()
+    text = block.locator("pre > code").text_content() or ""
     assert text.rstrip("\n") == program_view(PROGRAM).text, "the links add no text to the program"
 
     links.last.click()
