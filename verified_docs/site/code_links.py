@@ -283,7 +283,7 @@ def _link_page(
     for m in _PRE.finditer(text):
         shown = html.unescape(re.sub(r"<[^>]*>", "", m.group(2)))
         program = programs.get(fingerprint(shown))
-        if program is None:
+        if program is None or LINK_CLASS in m.group(2):  # not a program, or linked already
             continue
         programs_seen += 1
         path, names = program
