@@ -38,6 +38,7 @@ def test_every_directive_of_the_docs_came_out_as_its_block(built_site: BuiltSite
         "sources",
         "install",
         "diagram",
+        "api-reference",
     }
     assert directive_problems(built_site.site, ROOT / "docs") == []
 

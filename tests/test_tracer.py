@@ -45,3 +45,33 @@ def test_the_tracer_works_without_the_package(tmp_path: Path) -> None:
     by_event = {e["event"]: e for e in events}
     assert sorted(by_event) == ["imports", "slept"] and len(events) == 2  # both written at exit
     assert (by_event["slept"]["seconds"], by_event["slept"]["calls"]) == (0.001, 1)
+
+
+def test_at_exit_the_trace_names_the_toolnexus_objects_the_programs_files_bound(tmp_path: Path) -> None:
+    (tmp_path / "helper.py").write_text("from toolnexus import Request\n", encoding="utf-8")
+    program = tmp_path / "program.py"
+    program.write_text(
+        "import helper\nimport toolnexus\nfrom toolnexus import Answer as A, pending\n"
+        "answer = A(id='x', ok=True)\n\ndef tool():\n    from toolnexus import pending_of\n",
+        encoding="utf-8",
+    )
+    trace = tmp_path / "trace.jsonl"
+    done = subprocess.run(
+        [sys.executable, str(program)],
+        cwd=tmp_path,
+        env={"VERIFIED_DOCS_TRACE": str(trace), "PYTHONPATH": str(TRACER_DIR)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    (names,) = [e for e in map(json.loads, trace.read_text(encoding="utf-8").splitlines()) if e["event"] == "names"]
+    # By qualified name where it is defined; an instance (answer) and a function's local import are not there.
+    assert names["files"] == {
+        str(program.resolve()): {
+            "A": "toolnexus.types.Answer",
+            "pending": "toolnexus.types.pending",
+            "toolnexus": "toolnexus",
+        },
+        str((tmp_path / "helper.py").resolve()): {"Request": "toolnexus.types.Request"},
+    }

@@ -152,8 +152,9 @@ def render(root: Path, out: Path | None = None, *, report: bool = True):
 
 
 def generate(generator: str, tree) -> None:
-    """Build the rendered tree with ``generator`` (:mod:`verified_docs.site.generator`), timed under its name.
-    Raises :class:`StageFailed` when it fails or warns."""
+    """Build the rendered tree with ``generator`` (:mod:`verified_docs.site.generator`), timed under its name,
+    then link the programs' toolnexus names to the API reference (:func:`link_code`). Raises
+    :class:`StageFailed` when the generator fails or warns."""
     from verified_docs.site.generator import GeneratorFailed, build
 
     @_stage(generator)
@@ -169,6 +170,22 @@ def generate(generator: str, tree) -> None:
     if on_github_actions():  # a strict build's warnings, annotated (its errors are, where raised)
         log.addHandler(_warning_annotations)
     run()
+    link_code(tree)
+
+
+def link_code(tree) -> str:
+    """Link the toolnexus names of the programs in ``tree``'s built site to their reference
+    entries (:func:`~verified_docs.site.code_links.link_site`, from the ledger ``tree`` was
+    rendered from), whichever generator built it; the line saying what it did is printed and returned."""
+    from verified_docs.site.code_links import link_site
+
+    report = link_site(tree.site_dir, ledger_mod.load(tree.ledger), tree.root)
+    line = (
+        f"links: {report.links} toolnexus name(s) linked to the API reference in {report.blocks} of "
+        f"{report.programs} program block(s), on {report.pages} page(s)"
+    )
+    print(line, flush=True)
+    return line
 
 
 PER_FILE = 3
@@ -201,9 +218,12 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
     """The problems of the built site at ``site_dir``: a code block that did not run in this
     build (by the ledger at ``ledger_path`` and the executed fences recorded in ``fences``), a
     published program that is not the verified file, a directive or claim of ``root / "docs"``
-    that did not come out, a page rule broken (:mod:`~verified_docs.site.page_rules`); each
+    that did not come out, an API reference entry that is not what griffe reads from the
+    installed toolnexus or a code link to none (:mod:`~verified_docs.site.api_check`), a page rule broken (:mod:`~verified_docs.site.page_rules`); each
     printed to stderr (annotated under GitHub Actions). Also how many code blocks were checked.
     Raises ``FileNotFoundError`` when a record is missing."""
+    from verified_docs.scenario.rules import installed_package_dir
+    from verified_docs.site.api_check import api_reference_problems, code_link_problems
     from verified_docs.site.guard import (
         check_site,
         directive_problems,
@@ -216,6 +236,8 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
     ledger = ledger_mod.load(ledger_path)
     problems, checked = check_site(site_dir, root / "docs", ledger.verified_hashes(), load_executed(fences))
     problems += published_source_problems(site_dir, ledger.passed_files())
+    problems += api_reference_problems(site_dir, root / "docs", installed_package_dir())
+    problems += code_link_problems(site_dir)
     problems += directive_problems(site_dir, root / "docs")
     problems += unrendered_claims(site_dir, root / "docs")
     broken = page_rule_problems(site_dir, root / "docs")

@@ -118,6 +118,7 @@ class ResultCache:
                     lines={f: FileLines.from_json(x) for f, x in r["lines"].items()},
                     story=tuple(Message.from_json(m) for m in r["story"]),
                     slept_s=r["slept_s"],
+                    names=r["names"],
                 )
                 for r in entry["runs"]
             ]
@@ -148,6 +149,7 @@ class ResultCache:
                     "lines": {f: x.to_json() for f, x in v.lines.items()},
                     "story": [m.to_json() for m in v.story],
                     "slept_s": v.slept_s,
+                    "names": v.names,
                 }
                 for v in verdicts
             ],

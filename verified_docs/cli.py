@@ -370,6 +370,9 @@ def _render(args: argparse.Namespace) -> int:
         print(e, file=sys.stderr)
         return 1
     print(f"{args.generator}: built {tree.site_dir}")
+    from verified_docs.build import link_code
+
+    link_code(tree)
     return 0
 
 

@@ -60,7 +60,10 @@ class Ledger:
     statements that executed in none of
     the scenario's runs and carry no ``# not run`` marker; ``not_run``: marked lines, which did
     not run; ``marked_ran``: marked lines that ran after all). ``lines`` is absent for a
-    language whose runner cannot measure lines."""
+    language whose runner cannot measure lines. ``names`` maps each global name of the file
+    that was bound to a toolnexus module, class or function when a run's process exited to that
+    object's qualified name (``{"Answer": "toolnexus.types.Answer"}``): what the file really
+    imported, for the links from its code to the API reference."""
 
     toolnexus: str
     python: str
@@ -157,6 +160,15 @@ def _measured(verdicts: list[RunVerdict]) -> dict[tuple[str, str, str], FileLine
     return out
 
 
+def _names(verdicts: list[RunVerdict], path: Path) -> dict[str, str]:
+    """The toolnexus names bound in the file at ``path`` in any of ``verdicts`` (see :class:`Ledger`)."""
+    real = os.path.realpath(path)
+    out: dict[str, str] = {}
+    for v in verdicts:
+        out.update(v.names.get(real, {}))
+    return dict(sorted(out.items()))
+
+
 def _relative(path: Path, root: Path) -> str:
     return path.resolve().relative_to(root.resolve()).as_posix()
 
@@ -196,6 +208,7 @@ def _program_entries(verdicts: list[RunVerdict], root: Path) -> dict[str, dict[s
             },
         )
         entry["runs"][v.run.name] = _run_entry(v, root)
+        entry["names"] = {**entry.get("names", {}), **_names([v], path)}
         entry["passed"] = entry["passed"] and v.passed
         entry["sections"] = _fingerprints(path) if entry["passed"] else {}
     return programs
@@ -219,6 +232,7 @@ def _support_entries(verdicts: list[RunVerdict], root: Path) -> dict[str, dict[s
                 "sha256": sha256_file(support.path),
                 "runs": {},
                 "sections": _fingerprints(support.path) if passed else {},
+                "names": _names(runs, support.path),
             }
     return entries
 

@@ -30,6 +30,11 @@ read from ``pyproject.toml`` when the page is built (see :mod:`verified_docs.ren
 
     <!-- verified-install -->
 
+and one gives reference entries for toolnexus names, read from the installed package by griffe
+(signatures, defaults, docstrings, source lines; see :mod:`verified_docs.render.api_reference`)::
+
+    <!-- verified-api-reference names="toolnexus.pending toolnexus.create_client(wait_for)" -->
+
 and one draws what a scenario's runs did, as sequence diagrams from the recorded runs (every
 run in order, or only ``run="name"``; see :mod:`verified_docs.verify.timeline`)::
 
@@ -45,7 +50,7 @@ from pathlib import Path
 from verified_docs.errors import Location, SourceError
 
 DIRECTIVE = re.compile(
-    r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract|matrix|sources|install|diagram)\b(?P<attrs>.*?)-->\s*$"
+    r"^(?P<indent>[ \t]*)<!--\s*verified-(?P<kind>example|evidence|contract|matrix|sources|install|diagram|api-reference)\b(?P<attrs>.*?)-->\s*$"
 )
 _ATTR = re.compile(r'\s*(?P<key>[a-z_]+)="(?P<value>[^"]*)"')
 OUTPUT_CHOICES = ("yes", "no", "only")
@@ -57,6 +62,7 @@ REQUIRED = {
     "sources": (),
     "install": (),
     "diagram": ("scenario",),
+    "api-reference": ("names",),
 }
 VALID = {
     "example": REQUIRED["example"] + ("output", "run"),
@@ -66,6 +72,7 @@ VALID = {
     "sources": (),
     "install": (),
     "diagram": ("scenario", "run"),
+    "api-reference": ("names",),
 }
 # Anything that looks like one of our comments but is not a valid directive (a misspelt kind, a
 # directive sharing its line) would otherwise vanish silently from the page, so it is an error.
@@ -145,7 +152,7 @@ class Directive:
     """One directive at ``where`` (the page and 1-based line). ``kind`` is ``example``,
     ``evidence``, ``contract``, ``matrix``, ``sources`` or ``diagram``; ``program`` and
     ``section`` are empty for all but ``example``, ``run`` for all but ``example`` and
-    ``diagram`` (where empty means every run)."""
+    ``diagram`` (where empty means every run), ``names`` for all but ``api-reference``."""
 
     where: Location
     indent: str
@@ -155,6 +162,7 @@ class Directive:
     output: str = "yes"
     kind: str = "example"
     run: str = ""
+    names: str = ""
 
     def __str__(self) -> str:
         return f"{self.where}: {self.scenario} {self.program}#{self.section}"
@@ -239,6 +247,7 @@ def _directive(m: re.Match[str], page: Path, number: int) -> Directive:
         output,
         kind,
         attrs.get("run", ""),
+        attrs.get("names", ""),
     )
 
 

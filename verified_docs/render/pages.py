@@ -33,6 +33,7 @@ from verified_docs.errors import Problem, SourceError
 from verified_docs.files import write_atomic
 from verified_docs.render import release_matrix as matrix_mod
 from verified_docs.render import vendor
+from verified_docs.render.api_reference import render_api_reference
 from verified_docs.render.claim_context import Context, scan_site
 from verified_docs.render.claim_record import RECORD_FILE, SentenceRecord
 from verified_docs.render.claim_source import installed_toolnexus, render_sources
@@ -40,7 +41,7 @@ from verified_docs.render.claims import leftover_claims, render_claims
 from verified_docs.render.code_width import shown_code_problems
 from verified_docs.render.contract import render_contract
 from verified_docs.render.diagram import render_diagrams
-from verified_docs.render.directive import find_directives, pages_by_scenario
+from verified_docs.render.directive import Directive, find_directives, pages_by_scenario
 from verified_docs.render.edit_link import resolve_edit_uri
 from verified_docs.render.evidence import render_evidence
 from verified_docs.render.install import render_install
@@ -200,6 +201,23 @@ class Renderer:
             )
         return self._claims
 
+    def api_reference(self, directive: Directive, src_uri: str) -> str:
+        """``directive`` (``verified-api-reference``) on the page ``src_uri``, read from the
+        installed toolnexus, its SPEC rules linked on the page holding ``verified-contract``."""
+        claims = self.claims()
+        contract = next(
+            (
+                p.relative_to(self.docs).as_posix()
+                for p in sorted(self.docs.rglob("*.md"))
+                if any(d.kind == "contract" for d in find_directives(p.read_text(encoding="utf-8"), p))
+            ),
+            None,
+        )
+        rules = load_rules(self.root / RULES_FILE)
+        return render_api_reference(
+            directive, directive.names, src_uri, claims.package.parent, claims.toolnexus, rules, contract
+        )
+
     def render_page(self, markdown: str, page: Path, src_uri: str, first_line: int = 1) -> str:
         """``markdown`` (the page at ``page``, ``src_uri`` posix below ``docs``, starting at
         file line ``first_line``) with every claim swapped for its link and every directive
@@ -239,6 +257,8 @@ class Renderer:
                 )
             elif d.kind == "install":
                 lines[i] = render_install(d, self.root / "pyproject.toml", self.ledger)
+            elif d.kind == "api-reference":
+                lines[i] = self.api_reference(d, src_uri)
             elif d.kind == "diagram":
                 lines[i] = render_diagrams(d, self.scenarios, self.ledger, self.root)
             elif d.kind == "sources":
@@ -273,7 +293,9 @@ class RenderedTree:
     (the generated ``mkdocs.yml``), ``site_dir`` (where it builds), the pages rendered (posix, below ``docs_dir``), how many
     files were written (the rest already held those bytes) or removed, ``edit_links``, the
     sentence saying where the edit links point (or why there are none), and the scenarios the
-    release matrix has not measured as their files are now (``unmeasured``)."""
+    release matrix has not measured as their files are now (``unmeasured``); the ``ledger`` and
+    ``root`` it rendered from; how many claimed sentences it recorded for the first time, and
+    the (page, claim key) of record entries no claim has any more (``stale_sentences``)."""
 
     docs_dir: Path
     config: Path
@@ -283,6 +305,8 @@ class RenderedTree:
     removed: int
     edit_links: str
     unmeasured: tuple[str, ...] = ()
+    ledger: Path | None = None
+    root: Path | None = None
     recorded_sentences: int = 0
     stale_sentences: tuple[tuple[str, str], ...] = ()
 
@@ -431,6 +455,8 @@ def render_tree(
         removed,
         edit_links,
         renderer.unmeasured,
+        Path(ledger_path).resolve(),
+        root,
         new,
         stale,
     )

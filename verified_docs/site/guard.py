@@ -255,6 +255,7 @@ CONTAINERS = {
     "sources": ("tag", "p"),
     "install": ("tag", "p"),
     "diagram": ("class", "verified-diagram"),
+    "api-reference": ("tag", "p"),
 }
 
 

@@ -39,7 +39,11 @@ class RunVerdict:
     saw run in this run's processes; ``story`` is what happened, in order, as recorded by the
     mock model and the tracer (:func:`~verified_docs.verify.timeline.timeline`), the messages its diagram draws;
     ``slept_s`` is what its processes asked ``time.sleep`` and ``asyncio.sleep`` for, in
-    seconds, summed (counted by the tracer, not timed; ``None`` for an untraced language)."""
+    seconds, summed (counted by the tracer, not timed; ``None`` for an untraced language);
+    ``names`` maps the real path of the program and of each support file it loaded to the global
+    names there bound to a toolnexus module, class or function at exit, each with the object's
+    qualified name (``{"Answer": "toolnexus.types.Answer"}``), as the tracer saw them in any of
+    the run's processes."""
 
     scenario: Scenario
     run: Run
@@ -55,6 +59,7 @@ class RunVerdict:
     story: tuple[timeline.Message, ...] = ()
     reply_trace: replies.ReplyTrace | None = field(default=None, compare=False)
     slept_s: float | None = None
+    names: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -151,7 +156,18 @@ def verify_run(
         story=_story(obs),
         reply_trace=replies.reply_trace(obs.trace, tool_results_shown(obs.requests), done.stdout),
         slept_s=_slept(obs) if language.traced else None,
+        names=_names(obs),
     )
+
+
+def _names(obs: Observation) -> dict[str, dict[str, str]]:
+    """The ``names`` events of every process of the run, merged by file (see :class:`RunVerdict`)."""
+    out: dict[str, dict[str, str]] = {}
+    for e in obs.trace:
+        if e["event"] == "names":
+            for file, names in e["files"].items():
+                out.setdefault(file, {}).update(names)
+    return out
 
 
 def _unrun(scenario: Scenario, run: Run, program: Program, why: str, duration_s: float) -> RunVerdict:

@@ -24,6 +24,8 @@ every process of the machine, so events merge in order with the mock model's req
   {"event": "run_end", "status", "pending": Request|None, "text"}   (from run() and stream())
   {"event": "metric_tool", "tool", "is_error", "pending": bool}    (each §8 "tool" metric event)
   {"event": "imports", "files": [...]}   (at exit: modules loaded from outside the interpreter)
+  {"event": "names", "files": {path: {name: "toolnexus.types.Answer"}}}   (at exit: the toolnexus
+   modules, classes and functions bound to global names of the program and its support files)
   {"event": "slept", "seconds": float, "calls": int}   (at exit: what time.sleep and asyncio.sleep
    were asked for in this process, the program's sleeps and toolnexus's own polling alike)
 """
@@ -50,13 +52,16 @@ def start_trace(path: str | None) -> None:
     """Send events to ``path`` from now on: the fork server's child names its own trace file,
     since this module was loaded once, in the worker it was forked from. At exit, the files of
     the modules the program loaded from outside the interpreter's own folders are recorded
-    (``{"event": "imports", "files": [...]}``), so a cached verdict can depend on them."""
+    (``{"event": "imports", "files": [...]}``), so a cached verdict can depend on them, and the
+    toolnexus names the program's own files bound (``{"event": "names", ...}``), so a page can
+    link them to the API reference."""
     verified_docs_trace.set_path(path)
     verified_docs_sleeps.reset()  # a forked child starts its own count
     if path:
         import atexit
 
         atexit.register(verified_docs_trace.emit_imports)
+        atexit.register(verified_docs_trace.emit_names)
         atexit.register(verified_docs_sleeps.emit_slept)
 
 

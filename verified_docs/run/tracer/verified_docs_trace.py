@@ -1,5 +1,5 @@
 """The trace file of one snippet process: events appended as JSON lines, and at exit the files
-of the modules it loaded from outside the interpreter.
+of the modules it loaded from outside the interpreter and the toolnexus names its own files bound.
 
 A top-level module of the tracer's folder (imported by ``sitecustomize``, never from the
 ``verified_docs`` package). Each event gets ``t`` (``time.monotonic_ns()``) and ``pid``; a
@@ -75,3 +75,38 @@ def resolve_loaded() -> None:
     own = _own_folders()
     for file in _module_files():
         _outside_file(file, own)
+
+
+def _qualified(value: Any) -> str | None:
+    """``module.qualname`` of a toolnexus module, class or function (``toolnexus.types.Answer``:
+    where it is defined, not where the program imported it from); None for anything else."""
+    if isinstance(value, type(sys)):
+        name = value.__name__
+    else:
+        module, qualname = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+        if not isinstance(module, str) or not isinstance(qualname, str):
+            return None
+        name = f"{module}.{qualname}"
+    return name if name == "toolnexus" or name.startswith("toolnexus.") else None
+
+
+def emit_names() -> None:
+    """The ``names`` event: for the program (``__main__``) and each module loaded from a file in
+    its folder (a support file), every global name bound to a toolnexus module, class or function
+    at exit, by the file's real path: ``{"event": "names", "files": {path: {name: qualified}}}``.
+    What the program really imported, so a page can link each name to its reference entry
+    (instances are left out: their type is not read here). Nothing when ``__main__`` has no file."""
+    # By then CPython has taken __file__ off __main__ again; its loader still names the file.
+    main = getattr(getattr(sys.modules.get("__main__"), "__loader__", None), "path", None)
+    if not isinstance(main, str) or not os.path.isfile(main):
+        return
+    folder = os.path.dirname(os.path.realpath(main))
+    files: dict[str, dict[str, str]] = {}
+    for module in list(sys.modules.values()):
+        file = main if module is sys.modules["__main__"] else getattr(module, "__file__", None)
+        if not isinstance(file, str) or os.path.dirname(os.path.realpath(file)) != folder:
+            continue
+        names = {k: q for k, v in list(vars(module).items()) if (q := _qualified(v)) is not None}
+        if names:
+            files[os.path.realpath(file)] = dict(sorted(names.items()))
+    emit({"event": "names", "files": files})
