@@ -196,6 +196,13 @@ def update_outputs(session: nox.Session) -> None:
     session.run("python", "-m", "verified_docs", "verify", "--update-outputs", *session.posargs)
 
 
+@nox.session(name="confirm-claims", default=False)
+def confirm_claims(session: nox.Session) -> None:
+    """Check every claim's evidence again (verify, then the build's claim checks) and record each sentence whose evidence holds in rules/claimed-sentences.json (`-- <page>` or `--only <page>` for some pages); records of gone claims are dropped."""
+    _install(session, "--extra", "docs")
+    session.run("python", "-m", "verified_docs", "confirm-claims", *session.posargs)
+
+
 @nox.session(name="release-matrix", default=False)
 def release_matrix(session: nox.Session) -> None:
     """Verify every scenario on each release in rules/releases.txt and the pin (only releases whose inputs changed; `-- --force` runs all), and write rules/release-matrix.json.

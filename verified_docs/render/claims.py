@@ -46,23 +46,18 @@ and :mod:`~verified_docs.render.claim_source` check each kind of evidence, and
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.render.claim_context import Checked, Context
 from verified_docs.render.claim_matrix import check_matrix
 from verified_docs.render.claim_parse import OPENING, Claim, masked_lines, parse_claims
+from verified_docs.render.claim_record import words
 from verified_docs.render.claim_scenario import check_scenario
 from verified_docs.render.claim_source import check_source
 from verified_docs.render.directive import fenced_lines
 
 _CHECKS = {"scenario": check_scenario, "matrix": check_matrix, "source": check_source}
-
-
-def _words(text: str) -> str:
-    """Text as a reader sees it, for finding a quote: no backticks or emphasis marks, one space."""
-    return " ".join(re.sub(r"[`*]", "", text).split())
 
 
 def _tail(text: str, limit: int = 200) -> str:
@@ -74,12 +69,12 @@ def check_claim(claim: Claim, page: str, ctx: Context) -> Checked:
     """The link for ``claim`` on ``page`` (posix, below docs/). Raises :class:`SourceError` at
     the claim when its quote is not in its sentence, it points at nothing, or its evidence
     says otherwise."""
-    if _words(claim.quote) not in _words(claim.sentence):
+    if words(claim.quote) not in words(claim.sentence):
         raise SourceError(
             Problem(
                 claim.where,
                 f'claim\'s words "{claim.quote}" are not in its sentence',
-                (f'its sentence: "{_tail(_words(claim.sentence))}"',),
+                (f'its sentence: "{_tail(words(claim.sentence))}"',),
             )
         )
     return _CHECKS[claim.kind](claim, page, ctx)
@@ -108,18 +103,26 @@ def render_link(checked: Checked) -> str:
 
 def render_claims(markdown: str, page: Path, page_uri: str, ctx: Context) -> str:
     """``markdown`` with every claim replaced by its link, on the same line, and a block claim's
-    lines below it left empty (line numbers do not change). Raises :class:`SourceError`
-    listing every malformed or failing claim at its ``page:line``."""
+    lines below it left empty (line numbers do not change). Each claim whose evidence held has
+    its sentence compared with (or recorded in) ``ctx.sentences``, the record of claimed
+    sentences (:mod:`~verified_docs.render.claim_record`), when there is one. Raises
+    :class:`SourceError` listing every malformed or failing claim, and every claimed sentence
+    that differs from its record, at its ``page:line``."""
     claims = parse_claims(markdown, page)
     if not claims:
         return markdown
     checked_claims: list[Checked] = []
     problems: list[Problem] = []
+    held = []
     for c in claims:
         try:
             checked_claims.append(check_claim(c, page_uri, ctx))
+            held.append(True)
         except SourceError as e:
             problems += e.problems
+            held.append(False)
+    if ctx.sentences is not None:
+        problems += ctx.sentences.check(page_uri, claims, held)
     if problems:
         raise SourceError(*problems)
     lines = markdown.splitlines(keepends=True)
