@@ -20,7 +20,9 @@ A claim is an HTML comment right after the sentence it backs, on the same line::
 same paragraph before the claim (after the previous claim, if any; claims written one right
 after the other share their sentence). Editing the sentence to say
 something else loses the words; editing the claim to say something else loses the evidence:
-either fails the build at ``page.md:line``. Values may be quoted with ``'...'`` to hold ``"``.
+either fails the build at ``page.md:line``. Editing the sentence while keeping the words fails
+too: the whole sentence is recorded when its evidence is first confirmed, and compared in every
+build (:mod:`~verified_docs.render.claim_record`). Values may be quoted with ``'...'`` to hold ``"``.
 
 A claim that ends its paragraph may also be a block: a first line without ``-->``, then more
 attributes as YAML ``name: value`` lines, then ``-->`` on a line of its own and a blank line::
