@@ -13,8 +13,12 @@ middle of a sentence records the words after it too, up to the sentence's end.
 
 **Normalised**, it is the words a reader sees (:func:`words`): a link reduced to its text,
 no backticks or ``*`` marks, a list marker and a table cell's ``|`` dropped, white space
-collapsed to one space. So a
-reflow of the paragraph changes nothing, and a changed word, number or clause does.
+collapsed to one space. So a reflow of the paragraph changes nothing, and a changed word,
+number or clause does.
+
+The cut is a few regular expressions of our own, not a sentence tokenizer (pysbd, nltk): it
+must know Markdown's code spans and table cells, and only has to be stable, not linguistic.
+A cut too early only records less of the sentence.
 
 **Keyed** by page (posix, below ``docs/``), then ``<evidence> | <quote>`` (the second claim
 on a page with the same evidence and quote gets `` | 2``, and so on, in page order): moving a
