@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SNIPPETS, build_site
+from verified_docs import cli
 from verified_docs import ledger as ledger_mod
 from verified_docs.errors import SourceError
 from verified_docs.render import claim_record, claims
@@ -769,10 +770,13 @@ def test_records_of_gone_claims_are_reported_stale_and_confirm_drops_them(verifi
     assert list(record_of(project)[PAGE]) == [f"{NAME}#halt.transcript_balanced | is unbalanced"]
 
 
-def test_confirm_refuses_a_page_that_is_not_there(verified, project: Path) -> None:
+def test_confirm_refuses_a_page_that_is_not_there_before_it_verifies(verified, project: Path, capsys) -> None:
     ledger_path = confirm_project(project, verified[1])
     with pytest.raises(SourceError, match="no page matches 'suspension/nope.md'"):
         confirm_claims(project, ledger_path, ("suspension/nope.md",))
+    assert cli.main(["confirm-claims", "--root", str(project), "--only", "suspension/nope.md"]) == 2
+    err = capsys.readouterr()
+    assert "no page matches 'suspension/nope.md'" in err.err and "runs passed" not in err.out
 
 
 @pytest.fixture(scope="module")

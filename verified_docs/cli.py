@@ -398,11 +398,13 @@ def _confirm(args: argparse.Namespace) -> int:
     failed (each printed at its file and line), 2 on bad input."""
     from verified_docs.render import vendor
     from verified_docs.render.claim_record import RECORD_FILE
-    from verified_docs.render.pages import confirm_claims
+    from verified_docs.render.pages import confirm_claims, named_pages
 
     root = args.root.resolve()
+    only = tuple(args.pages + args.only)
     try:
         languages = parse_languages(args.languages)
+        named_pages(root, only)  # a page named wrong stops it before anything runs
         scenarios = discover(root, force=args.force)
     except (UsageError, SourceError) as e:
         print(e, file=sys.stderr)
@@ -411,7 +413,7 @@ def _confirm(args: argparse.Namespace) -> int:
     verified = verify_and_record(root, scenarios, languages, cache=cache, ledger_path=args.ledger, jobs=args.jobs)
     verified.report_failures()
     try:
-        changed, problems = confirm_claims(root, root / args.ledger, tuple(args.pages + args.only))
+        changed, problems = confirm_claims(root, root / args.ledger, only)
     except (SourceError, FileNotFoundError, vendor.VendorError) as e:
         print(e, file=sys.stderr)
         return 2

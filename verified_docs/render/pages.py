@@ -444,6 +444,18 @@ def _named(page: str, only: tuple[str, ...]) -> bool:
     return not only or any(fnmatch.fnmatch(page, p.removeprefix("docs/")) for p in only)
 
 
+def named_pages(root: Path, only: tuple[str, ...] = ()) -> list[str]:
+    """The pages (posix, below ``docs/``) of the project at ``root`` that ``only`` names (fnmatch
+    patterns, ``docs/`` optional; none: every page). Raises :class:`SourceError` when a pattern
+    names no page."""
+    _, docs = _docs_dir(Path(root).resolve() / CONFIG_NAME)
+    pages = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
+    for pattern in only:
+        if not any(_named(rel, (pattern,)) for rel in pages):
+            raise SourceError.at(docs, 0, f"no page matches {pattern!r}", f"pages: {', '.join(pages)}")
+    return [rel for rel in pages if _named(rel, only)]
+
+
 def confirm_claims(root: Path, ledger_path: Path, only: tuple[str, ...] = ()) -> tuple[int, list[Problem]]:
     """``confirm-claims``: check every claim of every page (of the pages ``only`` names, as
     fnmatch patterns below ``docs/``, when given) again, with the build's own
@@ -454,15 +466,12 @@ def confirm_claims(root: Path, ledger_path: Path, only: tuple[str, ...] = ()) ->
     recorded), at its ``page:line``. Raises :class:`SourceError` when a pattern names no page."""
     root = Path(root).resolve()
     config, docs = _docs_dir(root / CONFIG_NAME)
-    pages = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
-    for pattern in only:
-        if not any(_named(rel, (pattern,)) for rel in pages):
-            raise SourceError.at(docs, 0, f"no page matches {pattern!r}", f"pages: {', '.join(pages)}")
+    pages = named_pages(root, only)
     renderer = Renderer.load(root, ledger_path, docs, nav_titles(config, docs), "confirm")
     ctx, record = renderer.claims(), renderer.sentences
     assert record is not None  # load always reads it
     problems: list[Problem] = []
-    for rel in (rel for rel in pages if _named(rel, only)):
+    for rel in pages:
         try:
             render_claims((docs / rel).read_text(encoding="utf-8-sig"), docs / rel, rel, ctx)
         except SourceError as e:
