@@ -3,22 +3,26 @@ says otherwise, or the sentence lost the words it backed; a checked claim become
 
 from __future__ import annotations
 
+import json
 import shutil
+from dataclasses import replace
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT, SNIPPETS, build_site
+from verified_docs import cli
 from verified_docs import ledger as ledger_mod
 from verified_docs.errors import SourceError
-from verified_docs.render import claims
+from verified_docs.render import claim_record, claims
 from verified_docs.render.anchors import source_anchor
 from verified_docs.render.claim_context import CONTRADICTED, Context, scan_site
 from verified_docs.render.claim_parse import parse_claims
 from verified_docs.render.claim_scenario import read_value
 from verified_docs.render.claim_source import installed_toolnexus, render_sources
 from verified_docs.render.directive import find_directives
+from verified_docs.render.pages import confirm_claims
 from verified_docs.render.release_matrix import Matrix
 from verified_docs.scenario.load import load_scenario
 from verified_docs.verify.scenarios import verify_scenario
@@ -578,3 +582,257 @@ def test_a_program_changed_since_it_was_verified_backs_no_sentence(verified, pro
         f"{page_path(project)}:2: claim: {NAME}#halt.transcript_balanced: snippets/{NAME}/several.py changed after "
         "it was verified; verify it again"
     )
+
+
+# The record of claimed sentences (render/claim_record.py): a sentence edited after its
+# evidence was confirmed fails at its claim until `confirm-claims` checks it and records it.
+
+PAGE = "suspension/several-suspensions.md"
+REQUESTS = f'<!-- claim evidence="{NAME}#halt.model_requests" value="2" quote="asked the model twice" -->'
+# Two claims in one sentence: the first mid-sentence (it records the words after it too).
+CLAIMED = (
+    "# Several\n\n"
+    f"The halted run asked the model twice,{REQUESTS} and only `call_1` has a tool message:\n"
+    f"the saved transcript is unbalanced.{BALANCED} Send it back and the provider refuses it.\n"
+)
+WHOLE = "The halted run asked the model twice, and only call_1 has a tool message: the saved transcript is unbalanced."
+
+
+def with_record(project: Path, ledger: ledger_mod.Ledger, body: str, mode: str) -> str:
+    """Render ``body`` as :data:`PAGE`, comparing its sentences with the project's record in ``mode``."""
+    path = page_path(project, PAGE)
+    path.write_text(body)
+    sentences = claim_record.Sentences.load(project, mode)
+    ctx = replace(context(project, ledger), sentences=sentences)
+    try:
+        return claims.render_claims(body, path, PAGE, ctx)
+    finally:
+        sentences.save()
+
+
+def record_of(project: Path) -> dict[str, dict[str, str]]:
+    return json.loads((project / claim_record.RECORD_FILE).read_text(encoding="utf-8"))
+
+
+def recorded(project: Path, ledger: ledger_mod.Ledger) -> None:
+    """The first build outside CI: it records both sentences."""
+    with_record(project, ledger, CLAIMED, "record")
+    assert record_of(project) == {
+        PAGE: {
+            f"{NAME}#halt.model_requests | asked the model twice": WHOLE,
+            f"{NAME}#halt.transcript_balanced | is unbalanced": WHOLE,
+        }
+    }
+
+
+def changed(project: Path, ledger: ledger_mod.Ledger, body: str, mode: str = "record") -> list[str]:
+    with pytest.raises(SourceError) as e:
+        with_record(project, ledger, body, mode)
+    return [str(p) for p in e.value.problems]
+
+
+def test_a_claimed_sentence_is_recorded_when_its_evidence_is_first_confirmed(verified, project: Path) -> None:
+    recorded(project, verified[1])
+    text = (project / claim_record.RECORD_FILE).read_text(encoding="utf-8")
+    # One line per sentence, so a changed one is one line of the diff.
+    assert [line for line in text.splitlines() if WHOLE in line] == [
+        f'    "{NAME}#halt.model_requests | asked the model twice": "{WHOLE}",',
+        f'    "{NAME}#halt.transcript_balanced | is unbalanced": "{WHOLE}"',
+    ]
+    with_record(project, verified[1], CLAIMED, "ci")  # recorded, so CI passes it
+
+
+def test_an_inserted_negation_fails_at_the_claim_with_old_and_new_sentence(verified, project: Path) -> None:
+    recorded(project, verified[1])
+    negated = CLAIMED.replace("The halted run asked", "The halted run never asked")
+    assert changed(project, verified[1], negated) == [
+        f"{page_path(project, PAGE)}:{line}: claimed sentence changed since its evidence was confirmed\n"
+        f'    was: "{WHOLE}"\n'
+        f'    now: "{WHOLE.replace("run asked", "run never asked")}"\n'
+        f"    if it holds, check and record it: nox -s confirm-claims -- {PAGE}"
+        for line in (3, 4)
+    ]
+    assert record_of(project)[PAGE][f"{NAME}#halt.model_requests | asked the model twice"] == WHOLE  # kept
+
+
+def test_a_changed_number_fails(verified, project: Path) -> None:
+    recorded(project, verified[1])
+    problems = changed(project, verified[1], CLAIMED.replace("`call_1`", "`call_2`"))
+    assert len(problems) == 2 and all(
+        'now: "The halted run asked the model twice, and only call_2 has' in p for p in problems
+    )
+
+
+def test_an_added_clause_fails_even_after_the_claim(verified, project: Path) -> None:
+    recorded(project, verified[1])
+    clause = CLAIMED.replace("is unbalanced.", "is unbalanced, unless the host answered first.")
+    problems = changed(project, verified[1], clause)
+    heads = [p.splitlines()[0] for p in problems]
+    assert heads == [
+        f"{page_path(project, PAGE)}:{n}: claimed sentence changed since its evidence was confirmed" for n in (3, 4)
+    ]
+    assert "is unbalanced, unless the host answered first." in problems[0]
+
+
+def test_a_whitespace_only_reflow_passes_and_writes_nothing(verified, project: Path) -> None:
+    recorded(project, verified[1])
+    before = (project / claim_record.RECORD_FILE).stat().st_mtime_ns
+    reflowed = (
+        "# Several\n\n"
+        f"The halted   run asked the model\ntwice,{REQUESTS}\nand only `call_1` has a tool\n"
+        f"message: the saved transcript is unbalanced.{BALANCED}\nSend it back and the provider refuses it.\n"
+    )
+    with_record(project, verified[1], reflowed, "ci")
+    assert (project / claim_record.RECORD_FILE).stat().st_mtime_ns == before
+
+
+def test_the_sentence_after_the_claimed_one_is_not_part_of_it(verified, project: Path) -> None:
+    recorded(project, verified[1])
+    with_record(project, verified[1], CLAIMED.replace("the provider refuses it", "the provider accepts it"), "ci")
+
+
+def test_under_ci_a_sentence_without_a_record_fails(verified, project: Path) -> None:
+    assert changed(project, verified[1], CLAIMED, "ci")[0] == (
+        f"{page_path(project, PAGE)}:3: claimed sentence has no record in rules/claimed-sentences.json, "
+        "which must be committed\n"
+        f'    sentence: "{WHOLE}"\n'
+        f"    record it with nox -s confirm-claims -- {PAGE} and commit the file"
+    )
+    assert not (project / claim_record.RECORD_FILE).exists()
+
+
+def test_editing_the_quote_with_its_sentence_still_fails(verified, project: Path) -> None:
+    # A new key (the quote changed) whose page has a gone record of the same evidence is an edit.
+    recorded(project, verified[1])
+    edited = CLAIMED.replace("twice,", "twice, never once,").replace(
+        'quote="asked the model twice"', 'quote="never once"'
+    )
+    problem, other = changed(project, verified[1], edited)
+    assert problem.startswith(f"{page_path(project, PAGE)}:3: claimed sentence changed since its evidence")
+    assert f'was (quote "asked the model twice"): "{WHOLE}"' in problem
+    assert other.startswith(f"{page_path(project, PAGE)}:4: claimed sentence changed")  # it shares the sentence
+
+
+def test_moving_the_paragraph_and_adding_a_claim_elsewhere_keep_the_record(verified, project: Path) -> None:
+    recorded(project, verified[1])
+    waits = f'It never waits.<!-- claim evidence="{NAME}#halt.wait_for_calls" value="0" quote="never waits" -->\n'
+    again = f"It is unbalanced.{BALANCED}\n"  # the same evidence and quote: the second of its key
+    moved = "# Several\n\n" + waits + "\n" + CLAIMED.split("\n\n", 1)[1] + "\n" + again
+    with_record(project, verified[1], moved, "check")  # every recorded sentence is as it was
+    with_record(project, verified[1], moved, "record")
+    entries = record_of(project)[PAGE]
+    assert entries[f"{NAME}#halt.wait_for_calls | never waits"] == "It never waits."
+    assert entries[f"{NAME}#halt.transcript_balanced | is unbalanced | 2"] == "It is unbalanced."
+    assert entries[f"{NAME}#halt.transcript_balanced | is unbalanced"] == WHOLE
+
+
+def confirm_project(project: Path, ledger: ledger_mod.Ledger) -> Path:
+    """``project`` as ``confirm-claims`` reads it: a mkdocs.yml and the ledger on disk."""
+    (project / "mkdocs.yml").write_text("site_name: Claims\n")
+    ledger_mod.save(ledger, project / ledger_mod.DEFAULT_LEDGER)
+    return project / ledger_mod.DEFAULT_LEDGER
+
+
+def test_confirm_checks_the_evidence_again_records_the_sentence_and_the_build_then_passes(
+    verified, project: Path
+) -> None:
+    recorded(project, verified[1])
+    ledger_path = confirm_project(project, verified[1])
+    negated = CLAIMED.replace("The halted run asked", "The halted run never asked")
+    changed(project, verified[1], negated)
+    assert confirm_claims(project, ledger_path, (PAGE,)) == (2, [])
+    assert set(record_of(project)[PAGE].values()) == {WHOLE.replace("run asked", "run never asked")}
+    with_record(project, verified[1], negated, "ci")
+    assert confirm_claims(project, ledger_path) == (0, [])  # nothing left to record
+
+
+def test_confirm_records_no_claim_whose_evidence_fails_and_names_its_line(verified, project: Path) -> None:
+    ledger_path = confirm_project(project, verified[1])
+    wrong = CLAIMED.replace('value="2" quote="asked', 'value="3" quote="asked')
+    page_path(project, PAGE).write_text(wrong)
+    count, problems = confirm_claims(project, ledger_path, ("docs/" + PAGE,))
+    assert count == 1 and [str(p.where) for p in problems] == [f"{page_path(project, PAGE)}:3"]
+    assert list(record_of(project)[PAGE]) == [f"{NAME}#halt.transcript_balanced | is unbalanced"]
+
+
+def test_records_of_gone_claims_are_reported_stale_and_confirm_drops_them(verified, project: Path) -> None:
+    recorded(project, verified[1])
+    ledger_path = confirm_project(project, verified[1])
+    alone = CLAIMED.replace(REQUESTS, "")
+    sentences = claim_record.Sentences.load(project, "record")
+    ctx = replace(context(project, verified[1]), sentences=sentences)
+    page_path(project, PAGE).write_text(alone)
+    claims.render_claims(alone, page_path(project, PAGE), PAGE, ctx)
+    stale = [(PAGE, f"{NAME}#halt.model_requests | asked the model twice")]
+    assert sentences.stale(project / "docs") == stale
+    assert "1 recorded sentence(s) in rules/claimed-sentences.json belong to no claim" in claim_record.stale_line(stale)
+    assert confirm_claims(project, ledger_path) == (1, [])
+    assert list(record_of(project)[PAGE]) == [f"{NAME}#halt.transcript_balanced | is unbalanced"]
+
+
+def test_confirm_refuses_a_page_that_is_not_there_before_it_verifies(verified, project: Path, capsys) -> None:
+    ledger_path = confirm_project(project, verified[1])
+    with pytest.raises(SourceError, match="no page matches 'suspension/nope.md'"):
+        confirm_claims(project, ledger_path, ("suspension/nope.md",))
+    assert cli.main(["confirm-claims", "--root", str(project), "--only", "suspension/nope.md"]) == 2
+    err = capsys.readouterr()
+    assert "no page matches 'suspension/nope.md'" in err.err and "runs passed" not in err.out
+
+
+@pytest.fixture(scope="module")
+def ask_for_a_value(tmp_path_factory: pytest.TempPathFactory) -> Context:
+    """What the build checks docs/suspension/ask-for-a-value.md's claims against: its scenario
+    verified for real, every page of docs/, and the committed record, in CI's mode."""
+    scenario = load_scenario(SNIPPETS / "suspension/ask-for-a-value", SNIPPETS)
+    verdicts = verify_scenario(scenario)
+    assert all(v.passed for v in verdicts), "\n".join(v.report() for v in verdicts)
+    package, installed = installed_toolnexus()
+    ledger = ledger_mod.build(verdicts, ROOT)
+    record = claim_record.Sentences.load(ROOT, "ci")
+    return Context({scenario.name: scenario}, ledger, ROOT, None, scan_site(ROOT / "docs"), package, installed, record)
+
+
+def test_the_real_page_passes_as_recorded_and_fails_with_never_inserted(ask_for_a_value: Context) -> None:
+    path = ROOT / "docs/suspension/ask-for-a-value.md"
+    text = path.read_text(encoding="utf-8")
+    claims.render_claims(text, path, "suspension/ask-for-a-value.md", ask_for_a_value)
+    assert text.count("raises becomes an error result") == 1
+    negated = text.replace("raises becomes an error result", "raises never becomes an error result")
+    with pytest.raises(SourceError) as e:
+        claims.render_claims(negated, path, "suspension/ask-for-a-value.md", ask_for_a_value)
+    (problem,) = e.value.problems
+    # The words are on line 24 (as the issue says), the claim after them on line 25.
+    line = next(i for i, s in enumerate(text.splitlines(), start=1) if "raises becomes an error result" in s)
+    assert line == 24 and (problem.where.path, problem.where.line) == (path, 25)
+    assert problem.what == "claimed sentence changed since its evidence was confirmed"
+    assert problem.details[1] == (
+        'now: "A @tool function that raises never becomes an error result carrying the '
+        "exception's message, so write a message the model can act on.\""
+    )
+
+
+def test_every_claimed_sentence_of_the_pages_is_recorded_as_it_stands_and_no_record_is_stale() -> None:
+    # `nox -s docs` records a new sentence outside CI and warns about a stale record; the tests
+    # require the committed record to be exactly the pages' claims, as a reviewer reads it.
+    record = json.loads((ROOT / claim_record.RECORD_FILE).read_text(encoding="utf-8"))
+    found = {}
+    for path in sorted((ROOT / "docs").rglob("*.md")):
+        page_claims = parse_claims(path.read_text(encoding="utf-8-sig"), path)
+        keys = claim_record.keys(page_claims)
+        if page_claims:
+            found[path.relative_to(ROOT / "docs").as_posix()] = {
+                k: claim_record.sentence(c) for k, c in zip(keys, page_claims, strict=True)
+            }
+    fix = f"run `nox -s confirm-claims` and commit {claim_record.RECORD_FILE}"
+    unrecorded = [f"docs/{p}: {k}" for p, keys in found.items() for k in keys if k not in record.get(p, {})]
+    assert not unrecorded, f"not recorded ({fix}): {unrecorded}"
+    stale = [f"docs/{p}: {k}" for p, keys in record.items() for k in keys if k not in found.get(p, {})]
+    assert not stale, f"records of claims gone ({fix}): {stale}"
+    differ = [f"docs/{p}: {k}" for p, keys in found.items() for k, s in keys.items() if record[p][k] != s]
+    assert not differ, f"changed since confirmed ({fix}): {differ}"
+
+
+def test_a_full_stop_of_e_g_ends_no_sentence() -> None:
+    body = f"Something else happened first. Then, e.g. The test, the transcript is unbalanced.{BALANCED}\n"
+    (claim,) = parse_claims(body, Path(PAGE))
+    assert claim_record.sentence(claim) == "Then, e.g. The test, the transcript is unbalanced."

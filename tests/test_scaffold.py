@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -135,7 +136,9 @@ def test_a_scaffolded_example_builds_green_as_it_stands(tmp_path: Path) -> None:
     config = config[: config.index("nav:")] + "nav:\n  - Home: index.md\n\n" + config[config.index("theme:") :]
     (root / "mkdocs.yml").write_text(config, encoding="utf-8")
     shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    # The author's own build, outside CI: it records the new page's claimed sentences.
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "VERIFIED_DOCS_EDIT_URI": TEST_EDIT_URI}
+    env.pop("CI", None)
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
@@ -158,6 +161,9 @@ def test_a_scaffolded_example_builds_green_as_it_stands(tmp_path: Path) -> None:
     assert built.returncode == 0, built.stdout + built.stderr
     page = (root / "site/suspension/approve-with-a-note/index.html").read_text(encoding="utf-8")
     assert "booked Lisbon for sam" in page and "Approve with a note" in page
+    record = json.loads((root / "rules/claimed-sentences.json").read_text(encoding="utf-8"))
+    assert list(record) == ["suspension/approve-with-a-note.md"] and record["suspension/approve-with-a-note.md"]
+    assert "new claimed sentence(s) recorded in rules/claimed-sentences.json; commit it" in built.stdout
     # No release matrix yet: the build says the one command, and passes.
     assert "run `nox -s release-matrix -- --only suspension/approve-with-a-note`" in built.stdout
     again = run("new", "suspension/approve-with-a-note")

@@ -100,54 +100,42 @@ class _WarningAnnotations(logging.Handler):
 _warning_annotations = _WarningAnnotations()
 
 
-def print_render_report(tree) -> None:
-    """The render stage's lines: what it wrote, and its warnings (a release-matrix row missing,
-    claimed sentences recorded for the first time or no longer claimed)."""
-    from verified_docs.render.claim_record import CONFIRM_COMMAND, RECORD_FILE
+@_stage("render")
+def render(root: Path, out: Path | None = None, *, report: bool = True):
+    """Render ``docs/`` with this build's ledger into ``out`` (default ``build/rendered/``; the
+    site goes to ``out/site``; see :func:`~verified_docs.render.pages.render_tree`), printing a
+    line with what was written unless ``report`` is False. Claimed sentences are compared with
+    their record, and new ones recorded, outside CI; under CI one without a record fails
+    (:mod:`~verified_docs.render.claim_record`). Raises :class:`SourceError` at every
+    page and line that cannot be rendered, :class:`StageFailed` when the Mermaid script cannot be had."""
+    from verified_docs.render import vendor
+    from verified_docs.render.claim_record import RECORD_FILE, mode_for_build, stale_line
+    from verified_docs.render.pages import RENDERED, render_tree
 
+    out = root / RENDERED if out is None else out
+    try:
+        tree = render_tree(root, root / ledger_mod.DEFAULT_LEDGER, out, out / "site", sentences=mode_for_build())
+    except vendor.VendorError as e:
+        raise StageFailed(str(e)) from None
+    if not report:
+        return tree
     print(
         f"render: {len(tree.pages)} page(s) into {display_path(tree.docs_dir)}, {tree.written} file(s) written, "
         f"{tree.removed} removed; {tree.edit_links}",
         flush=True,
     )
-    # Warnings, not failures, so an author's edit reaches the page at once; the tests job
-    # fails on each, so no published page lacks a row or a recorded sentence.
+    if tree.recorded:
+        print(f"render: {tree.recorded} new claimed sentence(s) recorded in {RECORD_FILE.as_posix()}; commit it")
+    if tree.stale:
+        print(stale_line(list(tree.stale)), flush=True)
+    # A warning, not a failure, so an author's edit reaches the page at once; the tests job
+    # fails on it, so no published page lacks a row.
     for name in tree.unmeasured:
         print(
             f"render: warning: the release matrix has no row for {name} as its files are now; its pages show no "
             f"'since' until you run `nox -s release-matrix -- --only {name}`",
             flush=True,
         )
-    if tree.recorded_sentences:
-        print(
-            f"render: recorded {tree.recorded_sentences} new claimed sentence(s) in {RECORD_FILE}, their evidence "
-            "checked in this build: commit it",
-            flush=True,
-        )
-    for page, key in tree.stale_sentences:
-        print(
-            f"render: warning: {RECORD_FILE} holds a sentence for a claim docs/{page} no longer has ({key}); "
-            f"`{CONFIRM_COMMAND}` drops it",
-            flush=True,
-        )
-
-
-@_stage("render")
-def render(root: Path, out: Path | None = None, *, report: bool = True):
-    """Render ``docs/`` with this build's ledger into ``out`` (default ``build/rendered/``; the
-    site goes to ``out/site``; see :func:`~verified_docs.render.pages.render_tree`), printing a
-    line with what was written unless ``report`` is False. Raises :class:`SourceError` at every
-    page and line that cannot be rendered, :class:`StageFailed` when the Mermaid script cannot be had."""
-    from verified_docs.render import vendor
-    from verified_docs.render.pages import RENDERED, render_tree
-
-    out = root / RENDERED if out is None else out
-    try:
-        tree = render_tree(root, root / ledger_mod.DEFAULT_LEDGER, out, out / "site")
-    except vendor.VendorError as e:
-        raise StageFailed(str(e)) from None
-    if report:
-        print_render_report(tree)
     return tree
 
 
@@ -276,7 +264,7 @@ def project_root_problem(root: Path) -> str | None:
     return None
 
 
-def _go_offline(root: Path) -> bool:
+def fetch_then_go_offline(root: Path) -> bool:
     """Fetch the one thing the build downloads (the Mermaid script, when missing), then move the
     whole build offline (:func:`~verified_docs.verify_stage.go_offline`): verification, the
     fences and every snippet's processes. False (the reason printed) when that failed halfway."""
@@ -328,7 +316,7 @@ def _prepare(root: Path, given: Path | None, offline: bool) -> bool:
         print(f"verified_docs: {e}", file=sys.stderr)
         return False
     print(f"[build] {reproducible.set_source_date_epoch(root)}", flush=True)
-    return not offline or _go_offline(root)
+    return not offline or fetch_then_go_offline(root)
 
 
 def _stages(root: Path, languages: tuple[str, ...], generator: str, *, force: bool, jobs: int | None) -> int:
@@ -357,7 +345,7 @@ def _stages(root: Path, languages: tuple[str, ...], generator: str, *, force: bo
 def main(argv: list[str] | None = None, *, offline: bool | None = None) -> int:
     """Build and publish the site; exit 0, 1 when a stage failed, 2 on malformed input.
     ``offline`` (default: True when ``argv`` is None, i.e. this is the process's own command
-    line) moves the process into a network namespace first (:func:`_go_offline`)."""
+    line) moves the process into a network namespace first (:func:`fetch_then_go_offline`)."""
     parser = _parser()
     args = parser.parse_args(argv)
     try:

@@ -95,11 +95,17 @@ def _add_site(sub) -> None:
     rend.add_argument(
         "--generator", default=None, help="also build the tree: mkdocs or zensical (no guard, no publish)"
     )
-    rend.add_argument(
-        "--confirm-claims",
-        action="store_true",
-        help="record the sentence of every claim whose evidence holds, changed ones included, and drop "
-        "the entries of claims gone (rules/claimed-sentences.json)",
+    confirm = sub.add_parser(
+        "confirm-claims",
+        help="verify, check every claim again, and record the sentence of each claim whose evidence "
+        "holds in rules/claimed-sentences.json",
+    )
+    _root(confirm, ledger=True)
+    add_options(confirm)
+    confirm.add_argument("pages", nargs="*", metavar="PAGE", help="only these pages (below docs/; fnmatch)")
+    confirm.add_argument("--only", action="append", default=[], metavar="PAGE", help="the same as PAGE")
+    confirm.add_argument(
+        "--force", action="store_true", help="run every scenario even when unchanged since it passed (always under CI)"
     )
     sub.add_parser(
         "build",
@@ -180,7 +186,17 @@ def parser() -> argparse.ArgumentParser:
 def _runs_snippets(args: argparse.Namespace) -> bool:
     """Whether the command runs snippets, and so moves into a network namespace first: never
     ``try --serve``, whose model must be reachable from the host."""
-    return args.command in ("verify", "mutate") or (args.command == "try" and not args.serve)
+    return args.command in ("verify", "mutate", "confirm-claims") or (args.command == "try" and not args.serve)
+
+
+def _go_offline(args: argparse.Namespace) -> bool:
+    """Move into the network namespace; ``confirm-claims`` renders claims, so it first fetches
+    the Mermaid script as the build does. False (the reason printed) when that failed."""
+    if args.command == "confirm-claims":
+        from verified_docs.build import fetch_then_go_offline
+
+        return fetch_then_go_offline(args.root.resolve())
+    return go_offline()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -197,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     offline = argv is None  # a process of its own (`python -m verified_docs`), not a call from a test
     # Only a whole process moves: one thread of a test process would leave its other threads
     # (the warm worker's clients) outside.
-    if offline and _runs_snippets(args) and not go_offline():
+    if offline and _runs_snippets(args) and not _go_offline(args):
         return 2
     if args.command == "build":
         from verified_docs.build import main as build_main
@@ -343,7 +359,6 @@ def _guard(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace) -> int:
     """``render``: the render stage alone (and the generator with ``--generator``); exit 0, 1
     when the generator failed, 2 when a page cannot be rendered."""
-    from verified_docs.build import print_render_report
     from verified_docs.render import vendor
     from verified_docs.render.pages import RENDERED, render_tree
     from verified_docs.site.generator import GENERATORS, GeneratorFailed, build
@@ -354,11 +369,14 @@ def _render(args: argparse.Namespace) -> int:
         return 2
     out = (root / (args.out or RENDERED)).resolve()
     try:
-        tree = render_tree(root, root / args.ledger, out, out / "site", confirm_claims=args.confirm_claims)
+        tree = render_tree(root, root / args.ledger, out, out / "site")
     except (SourceError, FileNotFoundError, vendor.VendorError) as e:
         print(e, file=sys.stderr)
         return 2
-    print_render_report(tree)
+    print(
+        f"render: {len(tree.pages)} page(s) into {tree.docs_dir}, {tree.written} file(s) written, "
+        f"{tree.removed} removed; {tree.edit_links}"
+    )
     if args.generator is None:
         return 0
     from verified_docs.site.reproducible import set_source_date_epoch
@@ -376,7 +394,45 @@ def _render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _confirm(args: argparse.Namespace) -> int:
+    """``confirm-claims``: verify every scenario as the build does (the result cache answers
+    unchanged ones), then check the claims again and record their sentences
+    (:func:`~verified_docs.render.pages.confirm_claims`); exit 0, 1 when a run or a claim
+    failed (each printed at its file and line), 2 on bad input."""
+    from verified_docs.render import vendor
+    from verified_docs.render.claim_record import RECORD_FILE
+    from verified_docs.render.pages import confirm_claims, named_pages
+
+    root = args.root.resolve()
+    only = tuple(args.pages + args.only)
+    try:
+        languages = parse_languages(args.languages)
+        named_pages(root, only)  # a page named wrong stops it before anything runs
+        scenarios = discover(root, force=args.force)
+    except (UsageError, SourceError) as e:
+        print(e, file=sys.stderr)
+        return 2
+    cache = result_cache(root, force=args.force)
+    verified = verify_and_record(root, scenarios, languages, cache=cache, ledger_path=args.ledger, jobs=args.jobs)
+    verified.report_failures()
+    try:
+        changed, problems = confirm_claims(root, root / args.ledger, only)
+    except (SourceError, FileNotFoundError, vendor.VendorError) as e:
+        print(e, file=sys.stderr)
+        return 2
+    for p in problems:
+        print(p, file=sys.stderr)
+    annotate(problems, "claim not confirmed")
+    print(
+        f"confirm-claims: {len(verified.verdicts) - len(verified.failed)} of {len(verified.verdicts)} runs passed; "
+        f"{changed} record(s) of {RECORD_FILE.as_posix()} added, changed or dropped; "
+        f"{len(problems)} claim(s) not confirmed"
+    )
+    return 1 if problems or verified.failed else 0
+
+
 COMMANDS = {
+    "confirm-claims": _confirm,
     "verify": _verify,
     "mutate": _mutate,
     "guard": _guard,

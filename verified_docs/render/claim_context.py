@@ -12,7 +12,7 @@ from pathlib import Path
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.ledger import Ledger
 from verified_docs.render.claim_parse import Claim, parse_claims
-from verified_docs.render.claim_record import SentenceRecord
+from verified_docs.render.claim_record import Sentences
 from verified_docs.render.directive import find_directives
 from verified_docs.render.release_matrix import Matrix
 from verified_docs.scenario.records import Scenario
@@ -39,8 +39,8 @@ class Site:
 class Context:
     """What claims are checked against in one build: the scenarios, the ledger of what passed,
     the project ``root``, the release matrix (None when never measured), the :class:`Site`, and
-    the installed toolnexus ``package`` folder and its ``toolnexus`` version, and the record of
-    claimed sentences (:mod:`~verified_docs.render.claim_record`; None: sentences not checked)."""
+    the installed toolnexus ``package`` folder and its ``toolnexus`` version, and the record
+    of claimed sentences (None: sentences are not compared)."""
 
     scenarios: dict[str, Scenario]
     ledger: Ledger
@@ -49,7 +49,7 @@ class Context:
     site: Site
     package: Path
     toolnexus: str
-    sentences: SentenceRecord | None = None
+    sentences: Sentences | None = None
 
 
 @dataclass(frozen=True)

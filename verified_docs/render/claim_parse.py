@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,10 @@ class Claim:
     column in that line, and ``lines`` the page lines it takes (more than 1 for a block, whose
     comment runs from ``span``'s start to its line ``-->``). ``sentence`` is the paragraph's
     text from the previous claim (or the paragraph's start) up to this one: where ``quote``
-    must stand. ``value`` is YAML text, as written (a block's without the quotes around it)."""
+    must stand. ``value`` is YAML text, as written (a block's without the quotes around it).
+    ``paragraph`` is the whole paragraph's text without its claim comments (lines joined by
+    ``\n``), and ``at`` the (start, end) offsets in it of ``sentence``: the end is where the
+    claim stands (:mod:`~verified_docs.render.claim_record` finds the whole sentence there)."""
 
     where: Location
     span: tuple[int, int]
@@ -47,6 +50,8 @@ class Claim:
     contains: str | None = None
     since: str | None = None
     lines: int = 1
+    paragraph: str = ""
+    at: tuple[int, int] = (0, 0)
 
     @property
     def kind(self) -> str:
@@ -252,6 +257,17 @@ def _block_claim(lines: list[str], where: Location, span: tuple[int, int], rest:
     return _claim(where, span, attrs, sentence, last - where.line + 1)
 
 
+def _one_claim(lines: list[str], where: Location, span: tuple[int, int], sentence: str) -> Claim:
+    """The claim whose comment opens at column ``span[0]`` of line ``where`` and ends with its
+    ``-->`` at column ``span[1]`` (-1: a block claim, closed on a line below)."""
+    line, (start, end) = lines[where.line - 1], span
+    opening = OPENING.match(line, start)
+    assert opening is not None
+    if end < 0:
+        return _block_claim(lines, where, (start, len(line)), line[opening.end() :], sentence)
+    return _claim(where, (start, end + 3), _attributes(where, line[opening.end() : end]), sentence)
+
+
 def parse_claims(markdown: str, page: Path) -> list[Claim]:
     """Every claim of ``markdown`` (outside code fences and inline code), in order.
 
@@ -271,6 +287,18 @@ def _parse(markdown: str, page: Path) -> tuple[Claim, ...]:
     problems: list[Problem] = []
     paragraph: list[str] = []
     previous = ""  # the sentence of the paragraph's previous claim
+    # The whole paragraph without its claims, and its claims' (index, start, end) in it: each
+    # claim gets the paragraph once it has ended.
+    whole, start, previous_start = "", 0, 0
+    pending: list[tuple[int, int, int]] = []
+
+    def ended() -> None:
+        nonlocal whole, start, previous_start
+        for i, begin, end in pending:
+            claims[i] = replace(claims[i], paragraph=whole, at=(begin, end))
+        whole, start, previous_start = "", 0, 0
+        pending.clear()
+
     lines, masked_page = markdown.splitlines(), masked_lines(markdown)
     block_end = 0  # the last line of the block claim just read: its lines are not text
     for number, (line, fenced) in enumerate(zip(lines, fenced_lines(markdown), strict=True), start=1):
@@ -278,6 +306,7 @@ def _parse(markdown: str, page: Path) -> tuple[Claim, ...]:
             continue
         if fenced or not line.strip() or _BLOCK_START.match(line):
             paragraph, previous = [], ""
+            ended()
         if fenced:
             continue
         masked, pos = masked_page[number - 1], 0
@@ -287,23 +316,23 @@ def _parse(markdown: str, page: Path) -> tuple[Claim, ...]:
             where = Location(Path(page), number)
             end = masked.find("-->", m.end())
             sentence = " ".join(paragraph + [line[pos : m.start()]])
+            whole += line[pos : m.start()]
             # Claims one after another back the same words (several pieces of evidence).
-            sentence = sentence if sentence.strip() else previous
+            sentence, begin = (sentence, start) if sentence.strip() else (previous, previous_start)
             try:
-                if end < 0:
-                    claims.append(_block_claim(lines, where, (m.start(), len(line)), line[m.end() :], sentence))
-                    block_end = number + claims[-1].lines - 1
-                else:
-                    claims.append(
-                        _claim(where, (m.start(), end + 3), _attributes(where, line[m.end() : end]), sentence)
-                    )
+                claims.append(_one_claim(lines, where, (m.start(), end), sentence))
+                block_end = number + claims[-1].lines - 1
+                pending.append((len(claims) - 1, begin, len(whole)))
             except SourceError as e:
                 problems += e.problems
+            start, previous_start = len(whole), begin
             if end < 0:
                 paragraph, pos, previous = [], len(line), sentence
                 break
             paragraph, pos, previous = [], end + 3, sentence
         paragraph.append(line[pos:])
+        whole += line[pos:] + "\n"
+    ended()
     if problems:
         raise SourceError(*problems)
     return tuple(claims)

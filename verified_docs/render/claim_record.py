@@ -1,137 +1,227 @@
-"""The record of claimed sentences: ``rules/claimed-sentences.json``, committed beside the pages.
+"""The record of claimed sentences, ``rules/claimed-sentences.json``: each claim's whole
+sentence as it was when its evidence was confirmed, so that editing the sentence fails the
+build at the claim until ``nox -s confirm-claims`` checks its evidence again and records it.
 
-A claim's quote proves only that some words stayed; the record holds the whole sentence it
-backs, so that any edit of that sentence (a "never" inserted, a number changed, a clause
-added) fails the build at the claim's ``page.md:line`` until ``nox -s confirm-claims`` checks
-the claim's evidence again and records the new wording. A reviewer sees the change in the
-record's diff.
+**The sentence** of a claim is found in its paragraph (:attr:`Claim.paragraph
+<verified_docs.render.claim_parse.Claim>`, the claim comments left out): the paragraph is cut
+into sentences after a ``.``, ``!`` or ``?`` outside code (not that of "e.g." or "i.e.") that
+is followed by white space and a capital, a digit or an opening mark (``(``, ``[``, a quote, a backtick or emphasis), a
+table row also at each ``|`` between cells, and a heading, admonition or tab line is a
+sentence of its own. The claim's sentence is the sentence (or the run of sentences, when the
+quote spans a full stop) holding its ``quote`` closest before the claim, whole: a claim in the
+middle of a sentence records the words after it too, up to the sentence's end.
 
-*The sentence* is the claim's text (:attr:`~verified_docs.render.claim_parse.Claim.sentence`:
-its paragraph from the previous claim, or the paragraph's start, up to the claim), as a reader
-sees it (backticks and emphasis marks dropped, whitespace collapsed, so a reflow changes
-nothing), from the start of the sentence that holds the quote's first word: a sentence starts
-after ``.``, ``!`` or ``?`` and a space, before a capital letter, a backtick or a bracket.
+**Normalised**, it is the words a reader sees (:func:`words`): a link reduced to its text,
+no backticks or ``*`` marks, a list marker and a table cell's ``|`` dropped, white space
+collapsed to one space. So a reflow of the paragraph changes nothing, and a changed word,
+number or clause does.
 
-Each entry is keyed by ``page`` and ``evidence | quote`` (with `` #2``, `` #3`` for the same
-claim repeated on a page), so moving a paragraph or adding a claim elsewhere keeps every key.
+The cut is a few regular expressions of our own, not a sentence tokenizer (pysbd, nltk): it
+must know Markdown's code spans and table cells, and only has to be stable, not linguistic.
+A cut too early only records less of the sentence.
+
+**Keyed** by page (posix, below ``docs/``), then ``<evidence> | <quote>`` (the second claim
+on a page with the same evidence and quote gets `` | 2``, and so on, in page order): moving a
+paragraph or adding a claim elsewhere keeps every key. A claim whose key has no record but
+whose page has a record, for the same evidence, of a claim that is gone counts as changed
+(its quote was edited with its sentence).
+
+What a render does with it depends on its mode (:data:`MODES`).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verified_docs.errors import Problem
+from verified_docs.errors import Problem, SourceError
 from verified_docs.files import write_atomic
-from verified_docs.render.claim_parse import Claim
+from verified_docs.render.claim_parse import Claim, masked_lines
 
 RECORD_FILE = Path("rules") / "claimed-sentences.json"
-CONFIRM_COMMAND = "nox -s confirm-claims"
-# Where a new sentence starts: not after an abbreviation such as "e.g." or "i.e.".
-_SENTENCE_START = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.) (?=[A-Z`\[(*_\"'])")
+CONFIRM = "nox -s confirm-claims"
+# check: compare with the record, write nothing (a render from the last ledger, the MkDocs
+# hook, the tests); record: the build outside CI, also recording each new claim's sentence;
+# ci: the build under CI, where a sentence without a record fails (the record must be
+# committed); confirm: `confirm-claims`, recording the sentence of every claim whose evidence held.
+MODES = ("check", "record", "ci", "confirm")
+
+_LINK = re.compile(r"!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")
+_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# A full stop (or ! ?) and what may close after it, then the white space before the next sentence.
+_STOP = re.compile(r"[.!?][\"')\]*_`]*(\s+)")
+_NEXT = re.compile(r"[A-Z0-9`(\"'\[*_]")
+_ABBREVIATIONS = ("e.g.", "i.e.")  # a full stop that ends no sentence
+_OWN_LINE = re.compile(r"^\s*(?:#{1,6}\s|!!!|\?\?\?|===)")
 
 
 def words(text: str) -> str:
-    """Text as a reader sees it: no backticks or emphasis marks, one space between words."""
-    return " ".join(re.sub(r"[`*]", "", text).split())
+    """``text`` as a reader sees it: links reduced to their text, no backticks or emphasis
+    marks, one space between words. Quotes are looked for in it, and sentences recorded as it."""
+    return " ".join(re.sub(r"[`*]", "", _LINK.sub(r"\1", text)).split())
 
 
-def claimed_sentence(claim: Claim) -> str:
-    """The normalised sentence ``claim`` backs (see the module docstring); the whole text when
-    the quote is not in it (the quote check reports that)."""
-    plain = words(claim.sentence)
-    at = plain.find(words(claim.quote))
-    if at < 0:
-        return plain
-    starts = [m.end() for m in _SENTENCE_START.finditer(plain, 0, at + 1)]
-    return plain[starts[-1] if starts else 0 :]
+def mode_for_build() -> str:
+    """The build's mode: ``ci`` under CI (any non-empty ``CI`` variable), else ``record``."""
+    return "ci" if os.environ.get("CI") else "record"
 
 
-def claim_keys(claims: list[Claim]) -> list[str]:
-    """One key per claim of a page, in order: ``evidence | quote``, numbered from the second
-    claim with the same pair."""
+def _sentences(paragraph: str) -> list[tuple[int, int]]:
+    """The (start, end) offsets of each sentence of ``paragraph`` (see the module docstring)."""
+    masked = "\n".join(masked_lines(paragraph)).ljust(len(paragraph))
+    cuts = {0, len(paragraph)}
+    first_line = paragraph.split("\n", 1)[0]
+    if _OWN_LINE.match(first_line):
+        cuts.add(len(first_line))
+    for m in _STOP.finditer(paragraph):
+        if paragraph[max(0, m.start() - 3) : m.start() + 1] in _ABBREVIATIONS:
+            continue
+        if masked[m.start()] == paragraph[m.start()] and _NEXT.match(paragraph, m.end()):
+            cuts.add(m.start(1))
+    if paragraph.lstrip().startswith("|"):
+        cuts |= {i for i, c in enumerate(masked) if c == "|"}
+    ends = sorted(cuts)
+    return list(zip(ends, ends[1:], strict=False))
+
+
+def sentence(claim: Claim) -> str:
+    """The normalised whole sentence of ``claim`` (see the module docstring); the words before
+    the claim when its quote is in no run of sentences there."""
+    text, (begin, end) = claim.paragraph, claim.at
+    quote = words(claim.quote)
+    spans = [(s, e) for s, e in _sentences(text) if s < end and e > begin]
+    for i in range(len(spans) - 1, -1, -1):
+        for j in range(i, len(spans)):
+            if quote in words(text[max(spans[i][0], begin) : min(spans[j][1], end)]):
+                return words(_MARKER.sub("", text[spans[i][0] : spans[j][1]])).strip("| ")
+    return words(text[begin:end])
+
+
+def keys(claims: list[Claim]) -> list[str]:
+    """Each claim's key on its page (``claims`` are one page's, in order)."""
     seen: dict[str, int] = {}
-    keys = []
+    out = []
     for c in claims:
         key = f"{c.evidence} | {c.quote}"
         seen[key] = seen.get(key, 0) + 1
-        keys.append(key if seen[key] == 1 else f"{key} #{seen[key]}")
-    return keys
+        out.append(key if seen[key] == 1 else f"{key} | {seen[key]}")
+    return out
 
 
 @dataclass
-class SentenceRecord:
-    """The record, as read from ``path`` (``{page: {key: sentence}}``), and what this render saw.
-
-    ``confirm`` (the ``confirm-claims`` step) accepts a changed sentence and drops the entries no
-    claim has any more; otherwise a changed sentence is a problem, a new one is recorded, and
-    entries of claims gone are reported by :meth:`stale`. Pages are posix paths below ``docs/``."""
+class Sentences:
+    """The record at ``path`` as loaded (``recorded``: page -> key -> sentence), what a render
+    in ``mode`` makes of it (``current``), and the keys each page's claims had (``seen``)."""
 
     path: Path
+    mode: str
     recorded: dict[str, dict[str, str]]
-    confirm: bool = False
-    seen: dict[str, dict[str, str]] = field(default_factory=dict)
+    current: dict[str, dict[str, str]] = field(default_factory=dict)
+    seen: dict[str, set[str]] = field(default_factory=dict)
+    added: int = 0
 
     @classmethod
-    def open(cls, root: Path, *, confirm: bool = False) -> "SentenceRecord":
-        """The record of the project at ``root`` (empty when it has none). Raises
-        :class:`ValueError` naming the file when it is not such a JSON object."""
+    def load(cls, root: Path, mode: str = "check") -> "Sentences":
+        """The record of the project at ``root`` (empty when there is none). Raises
+        :class:`SourceError` at the file when it is not such a record, ``ValueError`` for a
+        mode not in :data:`MODES`."""
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
         path = Path(root) / RECORD_FILE
-        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            data = {}
+        except json.JSONDecodeError as e:
+            raise SourceError.at(
+                path, e.lineno, f"not readable as JSON: {e.msg}", f"fix it, or run {CONFIRM}"
+            ) from None
         if not isinstance(data, dict) or not all(
             isinstance(v, dict) and all(isinstance(s, str) for s in v.values()) for v in data.values()
         ):
-            raise ValueError(f"{path}: not a record of claimed sentences ({{page: {{claim: sentence}}}})")
-        return cls(path, data, confirm)
+            raise SourceError.at(path, 0, "expected {page: {claim key: sentence}}", f"run {CONFIRM}")
+        return cls(path, mode, data, {page: dict(v) for page, v in data.items()})
 
-    def check(self, page: str, claims: list[Claim]) -> list[Problem]:
-        """The problems of ``page``'s ``claims`` (whose evidence held in this build): a sentence
-        that differs from its record, unless confirming. Every claim is remembered as seen."""
+    def check(self, page: str, claims: list[Claim], held: list[bool]) -> list[Problem]:
+        """The problems of ``page``'s ``claims`` (all of them, in order; ``held[i]`` when the
+        evidence of ``claims[i]`` held in this build): a sentence that differs from its record,
+        or (mode ``ci``) has none. Records what the mode records, in :attr:`current`."""
+        page_keys = keys(claims)
+        self.seen[page] = set(page_keys)
+        recorded = self.recorded.get(page, {})
+        gone = [k for k in recorded if k not in self.seen[page]]
         problems = []
-        seen = self.seen.setdefault(page, {})
-        for claim, key in zip(claims, claim_keys(claims), strict=True):
-            now = seen[key] = claimed_sentence(claim)
-            before = self.recorded.get(page, {}).get(key)
-            if before is not None and before != now and not self.confirm:
+        for claim, key, ok in zip(claims, page_keys, held, strict=True):
+            now = sentence(claim) if ok else None
+            if now is None or recorded.get(key) == now:
+                continue
+            if self.mode == "confirm":
+                self.current.setdefault(page, {})[key] = now
+                continue
+            old = recorded.get(key)
+            was = "was"
+            if old is None:
+                edited = next((k for k in gone if k.split(" | ", 1)[0] == claim.evidence), None)
+                if edited is not None:
+                    old, was = recorded[edited], f'was (quote "{edited.split(" | ", 2)[1]}")'
+            if old is not None:
                 problems.append(
                     Problem(
                         claim.where,
-                        "this claim's sentence changed since its evidence was confirmed",
-                        (
-                            f'recorded: "{before}"',
-                            f'now:      "{now}"',
-                            f"if the evidence still backs the new wording, run `{CONFIRM_COMMAND}` "
-                            f"(it checks the evidence again) and commit {RECORD_FILE}",
-                        ),
+                        "claimed sentence changed since its evidence was confirmed",
+                        (f'{was}: "{old}"', f'now: "{now}"', f"if it holds, check and record it: {CONFIRM} -- {page}"),
                     )
                 )
+            elif self.mode == "ci":
+                problems.append(
+                    Problem(
+                        claim.where,
+                        f"claimed sentence has no record in {RECORD_FILE.as_posix()}, which must be committed",
+                        (f'sentence: "{now}"', f"record it with {CONFIRM} -- {page} and commit the file"),
+                    )
+                )
+            elif self.mode == "record":
+                self.current.setdefault(page, {})[key] = now
+                self.added += 1
         return problems
 
-    def new(self) -> list[tuple[str, str]]:
-        """(page, key) of each claim seen that the record does not hold yet."""
-        return [(p, k) for p, keys in self.seen.items() for k in keys if k not in self.recorded.get(p, {})]
-
-    def stale(self, pages: list[str]) -> list[tuple[str, str]]:
-        """(page, key) of each entry no claim of the rendered ``pages`` has any more."""
+    def stale(self, docs: Path) -> list[tuple[str, str]]:
+        """(page, key) of each record whose claim is gone: from a page that was checked, or
+        from a page no longer under ``docs``."""
         return [
-            (p, k) for p in self.recorded for k in self.recorded[p] if k not in self.seen.get(p, {}) or p not in pages
+            (page, key)
+            for page, entries in sorted(self.recorded.items())
+            if page in self.seen or not (Path(docs) / page).is_file()
+            for key in sorted(entries)
+            if key not in self.seen.get(page, ())
         ]
 
-    def save(self, pages: list[str]) -> bool:
-        """Write the record (atomically) when it changes: new sentences added; when confirming,
-        changed ones replaced and entries of claims gone dropped. Only the rendered ``pages``
-        are touched otherwise. True when it was written."""
-        if self.confirm:
-            wanted = {p: dict(self.seen[p]) for p in pages if self.seen.get(p)}
-        else:
-            wanted = {p: dict(keys) for p, keys in self.recorded.items()}
-            for page, key in self.new():
-                wanted.setdefault(page, {})[key] = self.seen[page][key]
-        if wanted == self.recorded:
-            return False
-        text = json.dumps(wanted, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-        write_atomic(self.path, text.encode("utf-8"))
-        self.recorded = wanted
-        return True
+    def save(self, drop: Iterable[tuple[str, str]] = ()) -> int:
+        """Write :attr:`current` without the records ``drop`` names (page, key), sorted, when it
+        differs from the file (never in mode ``check`` or ``ci``). Returns how many records it
+        added, changed or dropped (0: nothing written)."""
+        if self.mode in ("check", "ci"):
+            return 0
+        for page, key in drop:
+            self.current.get(page, {}).pop(key, None)
+        data = {page: dict(sorted(v.items())) for page, v in sorted(self.current.items()) if v}
+        before = {(page, k, s) for page, v in self.recorded.items() for k, s in v.items()}
+        after = {(page, k, s) for page, v in data.items() for k, s in v.items()}
+        changed = len({(page, k) for page, k, _ in before ^ after})
+        if changed:
+            write_atomic(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return changed
+
+
+def stale_line(stale: list[tuple[str, str]]) -> str:
+    """The render stage's warning about records whose claim is gone (a warning: they back no
+    sentence, and ``confirm-claims`` drops them)."""
+    pages = sorted({page for page, _ in stale})
+    return (
+        f"render: warning: {len(stale)} recorded sentence(s) in {RECORD_FILE.as_posix()} belong to no claim any more "
+        f"({', '.join(pages[:3])}{', ...' if len(pages) > 3 else ''}); {CONFIRM} drops them"
+    )

@@ -20,8 +20,9 @@ A claim is an HTML comment right after the sentence it backs, on the same line::
 same paragraph before the claim (after the previous claim, if any; claims written one right
 after the other share their sentence). Editing the sentence to say
 something else loses the words; editing the claim to say something else loses the evidence:
-either fails the build at ``page.md:line``. Any other edit of the sentence fails against its
-record (:mod:`~verified_docs.render.claim_record`) until ``nox -s confirm-claims``. Values may be quoted with ``'...'`` to hold ``"``.
+either fails the build at ``page.md:line``. Editing the sentence while keeping the words fails
+too: the whole sentence is recorded when its evidence is first confirmed, and compared in every
+build (:mod:`~verified_docs.render.claim_record`). Values may be quoted with ``'...'`` to hold ``"``.
 
 A claim that ends its paragraph may also be a block: a first line without ``-->``, then more
 attributes as YAML ``name: value`` lines, then ``-->`` on a line of its own and a blank line::
@@ -104,22 +105,26 @@ def render_link(checked: Checked) -> str:
 
 def render_claims(markdown: str, page: Path, page_uri: str, ctx: Context) -> str:
     """``markdown`` with every claim replaced by its link, on the same line, and a block claim's
-    lines below it left empty (line numbers do not change). Raises :class:`SourceError`
-    listing every malformed or failing claim at its ``page:line``; once every claim's evidence
-    held, every claim whose sentence differs from ``ctx.sentences``' record."""
+    lines below it left empty (line numbers do not change). Each claim whose evidence held has
+    its sentence compared with (or recorded in) ``ctx.sentences``, the record of claimed
+    sentences (:mod:`~verified_docs.render.claim_record`), when there is one. Raises
+    :class:`SourceError` listing every malformed or failing claim, and every claimed sentence
+    that differs from its record, at its ``page:line``."""
     claims = parse_claims(markdown, page)
     if not claims:
         return markdown
     checked_claims: list[Checked] = []
     problems: list[Problem] = []
+    held = []
     for c in claims:
         try:
             checked_claims.append(check_claim(c, page_uri, ctx))
+            held.append(True)
         except SourceError as e:
             problems += e.problems
-    if not problems and ctx.sentences is not None:
-        # Only claims whose evidence held: a sentence is recorded as confirmed, never on faith.
-        problems = ctx.sentences.check(page_uri, claims)
+            held.append(False)
+    if ctx.sentences is not None:
+        problems += ctx.sentences.check(page_uri, claims, held)
     if problems:
         raise SourceError(*problems)
     lines = markdown.splitlines(keepends=True)

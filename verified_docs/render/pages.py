@@ -21,6 +21,7 @@ the hand-written ``docs/`` is only read.
 
 from __future__ import annotations
 
+import fnmatch
 import io
 import os
 import re
@@ -35,7 +36,7 @@ from verified_docs.render import release_matrix as matrix_mod
 from verified_docs.render import vendor
 from verified_docs.render.api_reference import render_api_reference
 from verified_docs.render.claim_context import Context, scan_site
-from verified_docs.render.claim_record import RECORD_FILE, SentenceRecord
+from verified_docs.render.claim_record import Sentences
 from verified_docs.render.claim_source import installed_toolnexus, render_sources
 from verified_docs.render.claims import leftover_claims, render_claims
 from verified_docs.render.code_width import shown_code_problems
@@ -129,8 +130,8 @@ class Renderer:
     """Everything a page's rendering reads in one build: the project ``root``, its ``docs``
     folder, the scenarios, the ledger of what passed, the release matrix (None when never
     measured; holding only the rows measured on the scenarios' present files), the scenarios it
-    has no such row for (``unmeasured``), the pinned Mermaid script and licence, and the nav
-    ``titles``. The rules' coverage and the claims' context are built on first use (a site
+    has no such row for (``unmeasured``), the pinned Mermaid script and licence, the nav
+    ``titles``, and the record of claimed sentences (``sentences``, None: not compared). The rules' coverage and the claims' context are built on first use (a site
     without a contract page needs no rules file)."""
 
     root: Path
@@ -141,17 +142,18 @@ class Renderer:
     mermaid: tuple[Path, Path]
     titles: dict[str, str]
     unmeasured: tuple[str, ...] = ()
-    sentences: SentenceRecord | None = None
+    sentences: Sentences | None = None
     _coverage: Any = field(default=None, repr=False)
     _claims: Context | None = field(default=None, repr=False)
     _pages: Any = field(default=None, repr=False)
 
     @classmethod
     def load(
-        cls, root: Path, ledger_path: Path, docs: Path, titles: dict[str, str], *, confirm_claims: bool = False
+        cls, root: Path, ledger_path: Path, docs: Path, titles: dict[str, str], sentences: str = "check"
     ) -> "Renderer":
-        """Read the scenarios, the ledger, the matrix and the record of claimed sentences (in
-        its ``confirm`` mode with ``confirm_claims``), and fetch or check the Mermaid script.
+        """Read the scenarios, the ledger, the matrix and the record of claimed sentences (used in
+        the mode ``sentences``, one of :data:`~verified_docs.render.claim_record.MODES`), and
+        fetch or check the Mermaid script.
         Raises :class:`SourceError` for a malformed scenario or record, :class:`FileNotFoundError` for
         a missing ledger, :class:`~verified_docs.render.vendor.VendorError` when the script cannot be had."""
         root = Path(root).resolve()
@@ -167,7 +169,7 @@ class Renderer:
             vendor.ensure(vendor.MERMAID, root),
             titles,
             tuple(n for n in scenarios if matrix is None or n not in matrix.scenarios),
-            _sentence_record(root, confirm_claims),
+            Sentences.load(root, sentences),
         )
 
     def pages_by_scenario(self) -> dict[str, list[str]]:
@@ -294,8 +296,8 @@ class RenderedTree:
     files were written (the rest already held those bytes) or removed, ``edit_links``, the
     sentence saying where the edit links point (or why there are none), and the scenarios the
     release matrix has not measured as their files are now (``unmeasured``); the ``ledger`` and
-    ``root`` it rendered from; how many claimed sentences it recorded for the first time, and
-    the (page, claim key) of record entries no claim has any more (``stale_sentences``)."""
+    ``root`` it rendered from; how many claimed sentences were recorded (``recorded``), and the
+    records whose claim is gone (``stale``: page, key)."""
 
     docs_dir: Path
     config: Path
@@ -307,15 +309,8 @@ class RenderedTree:
     unmeasured: tuple[str, ...] = ()
     ledger: Path | None = None
     root: Path | None = None
-    recorded_sentences: int = 0
-    stale_sentences: tuple[tuple[str, str], ...] = ()
-
-
-def _sentence_record(root: Path, confirm: bool) -> SentenceRecord:
-    try:
-        return SentenceRecord.open(root, confirm=confirm)
-    except ValueError as e:
-        raise SourceError.at(root / RECORD_FILE, 0, str(e).split(": ", 1)[-1]) from None
+    recorded: int = 0
+    stale: tuple[tuple[str, str], ...] = ()
 
 
 def _put(path: Path, data: bytes) -> bool:
@@ -408,13 +403,15 @@ def render_tree(
     out_dir: Path,
     site_dir: Path,
     config_path: Path | None = None,
-    *,
-    confirm_claims: bool = False,
+    sentences: str = "check",
 ) -> RenderedTree:
     """Render the project at ``root`` (its ``mkdocs.yml``, or ``config_path``) into ``out_dir``:
     ``out_dir/docs/`` and ``out_dir/mkdocs.yml`` building into ``site_dir`` (see the module
     docstring). Files already holding the bytes they would get are left alone, and files of an
     earlier render that this one does not make are removed, so the tree is exactly this build's.
+    Claimed sentences are compared with ``rules/claimed-sentences.json`` in the mode
+    ``sentences`` (:data:`~verified_docs.render.claim_record.MODES`); in mode ``record`` the
+    sentences recorded are written to it, even when a page fails.
 
     Raises :class:`SourceError` naming the page and line for any directive or claim that cannot
     be rendered (every problem of every page, not only the first), or ``mkdocs.yml`` that
@@ -423,20 +420,17 @@ def render_tree(
     when ``out_dir`` would overwrite ``docs/`` or ``site_dir`` is not inside ``out_dir``."""
     root = Path(root).resolve()
     config_path = Path(config_path or root / CONFIG_NAME).resolve()
-    config = load_config(config_path)
-    docs = (config_path.parent / str(config.get("docs_dir", "docs"))).resolve()
+    config, docs = _docs_dir(config_path)
     out_dir = Path(out_dir).resolve()
     out_docs = out_dir / "docs"
     if out_docs == docs or docs in out_docs.parents or out_docs in docs.parents:
         raise ValueError(f"{out_docs}: the rendered tree may not overlap {docs}, which is written by hand")
-    renderer = Renderer.load(root, ledger_path, docs, nav_titles(config, docs), confirm_claims=confirm_claims)
-    wanted, pages = _rendered_docs(renderer, docs, out_docs)
-    # Every page rendered, so every claim's evidence held: the new sentences are confirmed.
-    record = renderer.sentences
-    assert record is not None
-    new = len(record.new())
-    stale = () if confirm_claims else tuple(record.stale(pages))
-    record.save(pages)
+    renderer = Renderer.load(root, ledger_path, docs, nav_titles(config, docs), sentences)
+    try:
+        wanted, pages = _rendered_docs(renderer, docs, out_docs)
+    finally:
+        if renderer.sentences is not None:
+            renderer.sentences.save()
     written, removed = _write_tree(wanted, out_docs)
     site_dir = Path(site_dir).resolve()
     if out_dir not in site_dir.parents:
@@ -446,6 +440,7 @@ def render_tree(
     buf.write(f"# Generated by verified_docs.render.pages from {config_path.name}: do not edit.\n")
     _yaml().dump(generated, buf)
     written += _put(out_dir / CONFIG_NAME, buf.getvalue().encode("utf-8"))
+    record = renderer.sentences
     return RenderedTree(
         out_docs,
         out_dir / CONFIG_NAME,
@@ -457,6 +452,52 @@ def render_tree(
         renderer.unmeasured,
         Path(ledger_path).resolve(),
         root,
-        new,
-        stale,
+        record.added if record else 0,
+        tuple(record.stale(docs)) if record else (),
     )
+
+
+def _docs_dir(config_path: Path) -> tuple[Any, Path]:
+    """The ``mkdocs.yml`` at ``config_path`` (round-trip) and the ``docs/`` folder it names."""
+    config = load_config(config_path)
+    return config, (config_path.parent / str(config.get("docs_dir", "docs"))).resolve()
+
+
+def _named(page: str, only: tuple[str, ...]) -> bool:
+    """Whether ``page`` (posix, below ``docs/``) matches a pattern of ``only`` (all match none)."""
+    return not only or any(fnmatch.fnmatch(page, p.removeprefix("docs/")) for p in only)
+
+
+def named_pages(root: Path, only: tuple[str, ...] = ()) -> list[str]:
+    """The pages (posix, below ``docs/``) of the project at ``root`` that ``only`` names (fnmatch
+    patterns, ``docs/`` optional; none: every page). Raises :class:`SourceError` when a pattern
+    names no page."""
+    _, docs = _docs_dir(Path(root).resolve() / CONFIG_NAME)
+    pages = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
+    for pattern in only:
+        if not any(_named(rel, (pattern,)) for rel in pages):
+            raise SourceError.at(docs, 0, f"no page matches {pattern!r}", f"pages: {', '.join(pages)}")
+    return [rel for rel in pages if _named(rel, only)]
+
+
+def confirm_claims(root: Path, ledger_path: Path, only: tuple[str, ...] = ()) -> tuple[int, list[Problem]]:
+    """``confirm-claims``: check every claim of every page (of the pages ``only`` names, as
+    fnmatch patterns below ``docs/``, when given) again, with the build's own
+    :func:`~verified_docs.render.claims.render_claims` against the ledger at ``ledger_path``,
+    and record in ``rules/claimed-sentences.json`` the sentence of each claim whose evidence
+    held; drop the records of those pages' claims that are gone. Returns how many records were
+    added, changed or dropped, and the problems: each claim whose evidence failed (not
+    recorded), at its ``page:line``. Raises :class:`SourceError` when a pattern names no page."""
+    root = Path(root).resolve()
+    config, docs = _docs_dir(root / CONFIG_NAME)
+    pages = named_pages(root, only)
+    renderer = Renderer.load(root, ledger_path, docs, nav_titles(config, docs), "confirm")
+    ctx, record = renderer.claims(), renderer.sentences
+    assert record is not None  # load always reads it
+    problems: list[Problem] = []
+    for rel in pages:
+        try:
+            render_claims((docs / rel).read_text(encoding="utf-8-sig"), docs / rel, rel, ctx)
+        except SourceError as e:
+            problems += e.problems
+    return record.save([(page, key) for page, key in record.stale(docs) if _named(page, only)]), problems
