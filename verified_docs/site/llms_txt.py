@@ -46,7 +46,8 @@ class Written:
 def nav_sections(nav: Any, pages: tuple[str, ...]) -> list[tuple[str, list[tuple[str, str]]]]:
     """``nav`` (``mkdocs.yml``'s) as (section title, [(page title, src_uri), ...]) in order: a
     top-level section with every page below it (subsections flattened), pages outside any
-    section gathered under :data:`OTHER_PAGES`, with the ``pages`` the nav leaves out. A bare
+    section gathered under :data:`OTHER_PAGES` where the first of them stands, with the
+    ``pages`` the nav leaves out. A bare
     page (no title) is titled ``""``, for the caller to fill in."""
     sections: list[tuple[str, list[tuple[str, str]]]] = []
     loose: list[tuple[str, str]] = []
@@ -66,13 +67,18 @@ def nav_sections(nav: Any, pages: tuple[str, ...]) -> list[tuple[str, list[tuple
 
     for item in nav or ():
         if isinstance(item, str) or all(isinstance(t, str) for t in item.values()):
+            if not loose:
+                sections.append((OTHER_PAGES, loose))  # where the first such page stands
             loose += flatten([item])
         else:
             for title, target in item.items():
                 sections.append((str(title), flatten(target)))
-    listed = {uri for _, entries in sections for _, uri in entries} | {uri for _, uri in loose}
-    loose += [("", uri) for uri in pages if uri not in listed]
-    return sections + ([(OTHER_PAGES, loose)] if loose else [])
+    listed = {uri for _, entries in sections for _, uri in entries}
+    unlisted = [("", uri) for uri in pages if uri not in listed]
+    if unlisted and not loose:
+        sections.append((OTHER_PAGES, loose))
+    loose += unlisted
+    return [(title, entries) for title, entries in sections if entries]
 
 
 def headings(markdown: str) -> tuple[str, list[str]]:
