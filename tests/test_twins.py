@@ -21,7 +21,7 @@ print(tool())
 '''
 SHOWN = '"""A demo."""\ndef tool():\n    return "``` inside"\nprint(tool())'
 
-GUIDE = '''# Guide: the demo {#guide}
+GUIDE = """# Guide: the demo {#guide}
 
 It returns text.<sup class="vd-claim">[✓](#evidence-demo--main "Checked in this build: demo, run main: tool_runs.tool is 1"){ aria-label="Evidence checked in this build: demo, run main, tool_runs.tool" }</sup><sup class="vd-claim">[demo.py:3](../index.md#source-demo "toolnexus 0.21.0, demo.py:3: return &#91;x&#93; *y*"){ aria-label="Source line" }</sup> See [home](../index.md#start) and [below](#evidence-demo).
 
@@ -62,9 +62,9 @@ It returns text.<sup class="vd-claim">[✓](#evidence-demo--main "Checked in thi
 
 
 Last line.
-'''
+"""
 
-EXPECTED_GUIDE = '''# Guide: the demo
+EXPECTED_GUIDE = """# Guide: the demo
 
 > The Markdown twin of [this page](./) of *Demo site*: every program shown whole, as it ran in this build; every output as the build checked it; every claim with its evidence.
 
@@ -106,7 +106,7 @@ print("a fence in a tab")
 A note.
 
 Last line.
-'''
+"""
 
 
 def _project(root: Path) -> Path:
@@ -218,4 +218,7 @@ def test_pages_outside_a_nav_section_or_the_nav_go_under_other_pages() -> None:
         ("Other pages", [("Home", "index.md"), ("", "c.md"), ("", "d.md")]),
         ("Part", [("One", "a.md"), ("Two", "b.md")]),
     ]
-    assert nav_sections([{"Part": ["a.md"]}], ("a.md", "z.md")) == [("Part", [("", "a.md")]), ("Other pages", [("", "z.md")])]
+    assert nav_sections([{"Part": ["a.md"]}], ("a.md", "z.md")) == [
+        ("Part", [("", "a.md")]),
+        ("Other pages", [("", "z.md")]),
+    ]

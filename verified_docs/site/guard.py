@@ -166,9 +166,7 @@ def duplicate_tab_labels(site: Path) -> list[Problem]:
     return out
 
 
-def allowed_blocks(
-    docs: Path, verified: set[str], executed: set[tuple[str, int]]
-) -> tuple[set[str], dict[str, Fence]]:
+def allowed_blocks(docs: Path, verified: set[str], executed: set[tuple[str, int]]) -> tuple[set[str], dict[str, Fence]]:
     """The fingerprints a code block of the site may have (``verified``, the ledger's, and those
     of the fences of ``docs`` that ran), and the fences that did not run, by fingerprint. The
     HTML and the Markdown twins (:mod:`verified_docs.site.twin_guard`) are checked against them."""

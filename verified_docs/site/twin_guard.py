@@ -157,10 +157,10 @@ def _index_problems(site: Path, twins: list[Path], allowed: set[str]) -> list[Pr
             )
     expected = [fingerprint(text) for twin in listed if twin.is_file() for _, text in _code(_tokens(twin.read_text()))]
     blocks = _code(_tokens(full.read_text(encoding="utf-8")))
-    unverified = [(line, text) for line, text in blocks if fingerprint(text) not in allowed]
-    for line, text in unverified[:1]:
+    unverified = [(at, code) for at, code in blocks if fingerprint(code) not in allowed]
+    for at, code in unverified[:1]:
         problems.append(
-            Problem(Location(full, line), f"a code block of {LLMS_FULL} did not run in this build", (text[:200],))
+            Problem(Location(full, at), f"a code block of {LLMS_FULL} did not run in this build", (code[:200],))
         )
     if [fingerprint(text) for _, text in blocks] != expected:
         problems.append(

@@ -244,15 +244,19 @@ class _Twin:
         a row outside code (as removed wrappers and markers leave them) become one."""
         lines: list[tuple[bool, str]] = []
         text: list[str] = []
-        for is_code, line in [*out, (True, None)]:
-            if not is_code:
-                text.append(line)
-                continue
+
+        def flush() -> None:
             if text:
-                lines += [(False, x) for x in self._inline("\n".join(text)).split("\n")]
-                text = []
-            if line is not None:
+                lines.extend((False, x) for x in self._inline("\n".join(text)).split("\n"))
+                text.clear()
+
+        for is_code, line in out:
+            if is_code:
+                flush()
                 lines.append((True, line))
+            else:
+                text.append(line)
+        flush()
         kept: list[str] = []
         blank = True  # no blank lines at the start
         for is_code, line in lines:
@@ -315,13 +319,7 @@ class Twin:
 
 
 def twin_of(
-    markdown: str,
-    src_uri: str,
-    *,
-    file: Path,
-    bases: tuple[Path, ...],
-    site_name: str,
-    directory_urls: bool = True,
+    markdown: str, src_uri: str, *, file: Path, bases: tuple[Path, ...], site_name: str, directory_urls: bool = True
 ) -> Twin:
     """The twin of the rendered page ``markdown`` (``src_uri`` below ``docs/``; ``file``, its
     path, for errors), including files from ``bases`` as pymdownx.snippets does. Raises
