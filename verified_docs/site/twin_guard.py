@@ -33,11 +33,16 @@ from verified_docs.site.twins import TWIN_SUFFIX
 
 # What the render stage's markup looks like; none of it belongs in Markdown for a reader.
 _LEFT_MARKUP = re.compile(r"<!--|data-vd-|vd-claim")
+# A CommonMark code span: a run of backticks, text, the same run (within a paragraph).
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
 _LIST_LINK = re.compile(r"^- \[[^\]]*\]\(([^)\s]+)\)")
 
 
 def _tokens(text: str) -> list[Token]:
-    return MarkdownIt("commonmark").parse(text)
+    """CommonMark's block tokens of ``text``: an ``inline`` token keeps its paragraph's or
+    heading's text unparsed (parsing it is most of the time a parse takes, and
+    :func:`_markup_left` needs only its code spans)."""
+    return MarkdownIt("commonmark").disable("inline").parse(text)
 
 
 def _code(tokens: list[Token]) -> list[tuple[int, str]]:
@@ -46,13 +51,14 @@ def _code(tokens: list[Token]) -> list[tuple[int, str]]:
 
 
 def _markup_left(tokens: list[Token]) -> list[tuple[int, str]]:
-    """(line, the HTML) of raw HTML holding a comment, a marker or a claim's markup."""
+    """(line, the text) of raw HTML, or text outside code spans, holding a comment, a marker or
+    a claim's markup."""
     found = []
     for t in tokens:
-        line = t.map[0] + 1 if t.map else 0
-        for piece in [t, *(t.children or ())]:
-            if piece.type in ("html_block", "html_inline") and _LEFT_MARKUP.search(piece.content):
-                found.append((line, piece.content.strip()[:200]))
+        text = t.content if t.type == "html_block" else _CODE_SPAN.sub("", t.content) if t.type == "inline" else ""
+        m = _LEFT_MARKUP.search(text)
+        if m:
+            found.append((t.map[0] + 1 if t.map else 0, text[max(0, m.start() - 40) : m.start() + 160].strip()))
     return found
 
 
@@ -61,7 +67,10 @@ def twin_file(html_page: Path) -> Path:
     return html_page.with_name(html_page.name + TWIN_SUFFIX)
 
 
-def _twin_problems(twin: Path, page: Path, site: Path, allowed: set[str], unexecuted: dict) -> list[Problem]:
+def _twin_problems(
+    twin: Path, page: Path, site: Path, allowed: set[str], unexecuted: dict
+) -> tuple[list[Problem], list[str]]:
+    """The problems of one twin, and the fingerprints of its code blocks, in order."""
     rel = twin.relative_to(site).as_posix()
     tokens = _tokens(twin.read_text(encoding="utf-8"))
     problems = []
@@ -98,7 +107,7 @@ def _twin_problems(twin: Path, page: Path, site: Path, allowed: set[str], unexec
                 (markup,),
             )
         )
-    return problems
+    return problems, ours
 
 
 def twin_problems(site: Path, docs: Path, verified: set[str], executed: set[tuple[str, int]]) -> list[Problem]:
@@ -109,7 +118,7 @@ def twin_problems(site: Path, docs: Path, verified: set[str], executed: set[tupl
     site, docs = Path(site), Path(docs)
     allowed, unexecuted = allowed_blocks(docs, verified, executed)
     problems: list[Problem] = []
-    twins: list[Path] = []
+    twins: dict[Path, list[str]] = {}  # twin -> its code blocks' fingerprints
     for md in sorted(docs.rglob("*.md")):
         page = built_page(site, docs, md)
         if page is None:
@@ -124,12 +133,12 @@ def twin_problems(site: Path, docs: Path, verified: set[str], executed: set[tupl
                 )
             )
             continue
-        twins.append(twin)
-        problems += _twin_problems(twin, page, site, allowed, unexecuted)
+        found, twins[twin] = _twin_problems(twin, page, site, allowed, unexecuted)
+        problems += found
     return problems + _index_problems(site, twins, allowed)
 
 
-def _index_problems(site: Path, twins: list[Path], allowed: set[str]) -> list[Problem]:
+def _index_problems(site: Path, twins: dict[Path, list[str]], allowed: set[str]) -> list[Problem]:
     index, full = site / LLMS_TXT, site / LLMS_FULL
     missing = [Problem(Location(p), f"no {p.name} in the built site") for p in (index, full) if not p.is_file()]
     if missing:
@@ -155,7 +164,7 @@ def _index_problems(site: Path, twins: list[Path], allowed: set[str]) -> list[Pr
                     f"{LLMS_TXT} lists {twin.relative_to(site).as_posix()} {listed.count(twin)} times, not once",
                 )
             )
-    expected = [fingerprint(text) for twin in listed if twin.is_file() for _, text in _code(_tokens(twin.read_text()))]
+    expected = [fp for twin in listed for fp in twins.get(twin, ())]
     blocks = _code(_tokens(full.read_text(encoding="utf-8")))
     unverified = [(at, code) for at, code in blocks if fingerprint(code) not in allowed]
     for at, code in unverified[:1]:
