@@ -23,7 +23,7 @@ SHOWN = '"""A demo."""\ndef tool():\n    return "``` inside"\nprint(tool())'
 
 GUIDE = """# Guide: the demo {#guide}
 
-It returns text.<sup class="vd-claim">[✓](#evidence-demo--main "Checked in this build: demo, run main: tool_runs.tool is 1"){ aria-label="Evidence checked in this build: demo, run main, tool_runs.tool" }</sup><sup class="vd-claim">[demo.py:3](../index.md#source-demo "toolnexus 0.21.0, demo.py:3: return &#91;x&#93; *y*"){ aria-label="Source line" }</sup> See [home](../index.md#start) and [below](#evidence-demo).
+It returns text.<sup class="vd-claim">[✓](#evidence-demo--main "Checked in this build: demo, run main: tool_runs.tool is 1"){ aria-label="Evidence checked in this build: demo, run main, tool_runs.tool" }</sup><sup class="vd-claim">[demo.py:3](../index.md#source-demo "toolnexus 0.21.0, demo.py:3: return &#91;x&#93; *y* | z"){ aria-label="Source line" }</sup> See [home](../index.md#start) and [below](#evidence-demo).
 
 <div class="vd-example" markdown>
 
@@ -41,7 +41,7 @@ It returns text.<sup class="vd-claim">[✓](#evidence-demo--main "Checked in thi
 
 ===! "First tab"
 
-    Tab text, with `<!-- not a comment -->` in code.
+    Tab text, with `<!-- not a comment -->` in code.<!-- a comment -->
 
 === "Second tab"
 
@@ -68,7 +68,7 @@ EXPECTED_GUIDE = """# Guide: the demo
 
 > The Markdown twin of [this page](./) of *Demo site*: every program shown whole, as it ran in this build; every output as the build checked it; every claim with its evidence.
 
-It returns text. (Checked in this build: demo, run main: tool_runs.tool is 1; [evidence](./#evidence-demo--main)) (toolnexus 0.21.0, demo.py:3: return \\[x\\] \\*y\\*; [evidence](../../#source-demo)) See [home](../../index.html.md#start) and [below](index.html.md#evidence-demo).
+It returns text. (Checked in this build: demo, run main: tool_runs.tool is 1; [evidence](./#evidence-demo--main)) (toolnexus 0.21.0, demo.py:3: return \\[x\\] \\*y\\* \\| z; [evidence](../../#source-demo)) See [home](../../index.html.md#start) and [below](index.html.md#evidence-demo).
 
 **Python · demo.py**, the whole program; the text is about lines 2-3 (section `tool`):
 ````python

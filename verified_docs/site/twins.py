@@ -19,7 +19,8 @@ path below ``docs/``, as MkDocs and Zensical lay out the site.
 - a claim's superscript link becomes its evidence in words and a link to it;
 - an admonition or a tab becomes a bold title line above its content, dedented;
 - the wrappers (``<div markdown>``), the notes' ``<small>``/``<p>`` tags, the directive
-  markers, the anchors and attribute lists go;
+  markers, the anchors, attribute lists and the authors' HTML comments go (a directive or
+  claim comment the render stage left stays, for the guard to report);
 - links are relative to the twin: a page link leads to that page's twin, an evidence link to
   the evidence on the HTML page, a file to the file.
 
@@ -63,6 +64,12 @@ _ATTR = r'(?:[#.][\w-]+|[\w-]+=(?:"[^"]*"|\'[^\']*\'|[^\s}]+))'
 _ATTR_LIST = re.compile(r"[ ]?\{:?[ ]*" + _ATTR + r"(?:[ ]+" + _ATTR + r")*[ ]*\}")
 _LINK_TARGET = re.compile(r'\]\((?P<target>[^()\s<>]+)(?P<title>[ ]+"[^"]*")?\)')
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)", re.S)
+# An author's HTML comment, or a code span (which may hold "<!--" as text): whichever starts first.
+_COMMENT_OR_CODE = re.compile(
+    r"(?P<code>(?<!`)(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`))|<!--.*?-->", re.S
+)
+# A comment the render stage should have replaced: left in, for the guard to report.
+_DIRECTIVE_OR_CLAIM = re.compile(r"<!--\s*(?:claim|verified-[\w-]+)\b")
 _SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 # Where a claim goes while the rest of its paragraph is converted (characters no page holds).
 _PLACEHOLDER = "\x00{}\x01"
@@ -99,8 +106,9 @@ def relative(target: str, base: str) -> str:
 
 def _plain(text: str) -> str:
     """``text`` from a link title (character references and all) as Markdown that reads as the
-    same words: the characters that would start code, emphasis, a link or a tag escaped."""
-    text = re.sub(r"([\\`*\[\]<])", r"\\\1", html.unescape(text))
+    same words: the characters that would start code, emphasis, a link or a tag, or end a
+    table's cell, escaped."""
+    text = re.sub(r"([\\`*\[\]<|])", r"\\\1", html.unescape(text))
     return re.sub(r"(?<!\w)_|_(?!\w)", r"\\_", text)
 
 
@@ -277,6 +285,9 @@ class _Twin:
             return _PLACEHOLDER.format(len(claims) - 1)
 
         text = _CLAIM.sub(claim, text)
+        text = _COMMENT_OR_CODE.sub(
+            lambda m: m.group(0) if m.group("code") or _DIRECTIVE_OR_CLAIM.match(m.group(0)) else "", text
+        )
         text = _NOTE.sub(lambda m: m.group("text"), text)
         text = _EMPTY_SPAN.sub("", text)
 
