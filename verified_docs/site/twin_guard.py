@@ -29,12 +29,10 @@ from verified_docs.ledger import fingerprint
 from verified_docs.site.built_html import parse_page
 from verified_docs.site.guard import allowed_blocks, built_page
 from verified_docs.site.llms_txt import LLMS_FULL, LLMS_TXT
-from verified_docs.site.twins import TWIN_SUFFIX
+from verified_docs.site.twins import CODE_SPAN, TWIN_SUFFIX
 
 # What the render stage's markup looks like; none of it belongs in Markdown for a reader.
 _LEFT_MARKUP = re.compile(r"<!--|data-vd-|vd-claim")
-# A CommonMark code span: a run of backticks, text, the same run (within a paragraph).
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
 _LIST_LINK = re.compile(r"^- \[[^\]]*\]\(([^)\s]+)\)")
 
 
@@ -55,7 +53,7 @@ def _markup_left(tokens: list[Token]) -> list[tuple[int, str]]:
     a claim's markup."""
     found = []
     for t in tokens:
-        text = t.content if t.type == "html_block" else _CODE_SPAN.sub("", t.content) if t.type == "inline" else ""
+        text = t.content if t.type == "html_block" else CODE_SPAN.sub("", t.content) if t.type == "inline" else ""
         m = _LEFT_MARKUP.search(text)
         if m:
             found.append((t.map[0] + 1 if t.map else 0, text[max(0, m.start() - 40) : m.start() + 160].strip()))

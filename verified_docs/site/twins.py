@@ -63,11 +63,11 @@ _EMPTY_SPAN = re.compile(r'<span (?:data-vd-directive|id)="[^"]*"></span>')
 _ATTR = r'(?:[#.][\w-]+|[\w-]+=(?:"[^"]*"|\'[^\']*\'|[^\s}]+))'
 _ATTR_LIST = re.compile(r"[ ]?\{:?[ ]*" + _ATTR + r"(?:[ ]+" + _ATTR + r")*[ ]*\}")
 _LINK_TARGET = re.compile(r'\]\((?P<target>[^()\s<>]+)(?P<title>[ ]+"[^"]*")?\)')
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)", re.S)
+# A CommonMark code span: a run of backticks, then text (not past a blank line), then the same run.
+_CODE = r"(?<!`)(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`)"
+CODE_SPAN = re.compile(_CODE, re.S)
 # An author's HTML comment, or a code span (which may hold "<!--" as text): whichever starts first.
-_COMMENT_OR_CODE = re.compile(
-    r"(?P<code>(?<!`)(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`))|<!--.*?-->", re.S
-)
+_COMMENT_OR_CODE = re.compile(rf"(?P<code>{_CODE})|<!--.*?-->", re.S)
 # A comment the render stage should have replaced: left in, for the guard to report.
 _DIRECTIVE_OR_CLAIM = re.compile(r"<!--\s*(?:claim|verified-[\w-]+)\b")
 _SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
@@ -115,7 +115,7 @@ def _plain(text: str) -> str:
 def _outside_code(text: str, change: Callable[[str], str]) -> str:
     """``text`` with ``change`` applied to every part outside an inline code span."""
     out, at = [], 0
-    for m in _CODE_SPAN.finditer(text):
+    for m in CODE_SPAN.finditer(text):
         out += [change(text[at : m.start()]), m.group(0)]
         at = m.end()
     return "".join(out + [change(text[at:])])
