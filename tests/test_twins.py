@@ -186,7 +186,7 @@ EXPECTED_INDEX = """# Demo site
 
 > A site about a demo.
 
-Each link below leads to a page of this site as Markdown (its twin, at the page's address plus `index.html.md`): the page's text, every example's program shown whole, the output the build checked it printed, and each claim with its evidence in words. [llms-full.txt](llms-full.txt) holds every twin in one file, in this order.
+Each link below leads to a page of this site as Markdown (its twin, at the page's address plus `.md`, or plus `index.html.md` where the address ends in `/`): the page's text, every example's program shown whole, the output the build checked it printed, and each claim with its evidence in words. [llms-full.txt](llms-full.txt) holds every twin in one file, in this order.
 
 ## Other pages
 

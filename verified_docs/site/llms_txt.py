@@ -114,7 +114,8 @@ def llms_txt(config: Any, twins: dict[str, Twin]) -> str:
     out = [
         _head(config),
         "Each link below leads to a page of this site as Markdown (its twin, at the page's address "
-        "plus `index.html.md`): the page's text, every example's program shown whole, the output "
+        "plus `.md`, or plus `index.html.md` where the address ends in `/`): the page's text, "
+        "every example's program shown whole, the output "
         "the build checked it printed, and each claim with its evidence in words. "
         f"[{LLMS_FULL}]({LLMS_FULL}) holds every twin in one file, in this order.\n",
     ]
