@@ -25,6 +25,7 @@ from verified_docs.site.guard import (
     unrendered_claims,
 )
 from verified_docs.site.page_rules import page_rule_problems
+from verified_docs.site.twin_guard import twin_problems
 
 DOCS = ROOT / "docs"
 
@@ -49,6 +50,7 @@ def _guard(site: Path, ledger_path: Path, executed: set[tuple[str, int]]) -> tup
     problems += directive_problems(site, DOCS)
     problems += unrendered_claims(site, DOCS)
     problems += page_rule_problems(site, DOCS)
+    problems += twin_problems(site, DOCS, ledger.verified_hashes(), executed)
     return [str(p) for p in problems], checked
 
 

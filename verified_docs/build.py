@@ -14,10 +14,12 @@ failure, so ``site/`` is only ever replaced by a site whose every code block ran
 4. the generator (:mod:`verified_docs.site.generator`): ``mkdocs build --strict`` (in this process: a no-op
    rebuild should cost about a bare ``mkdocs build``) or, with ``--generator zensical``,
    ``zensical build --strict``, into ``build/rendered/site``;
-5. the guard: every code block in the built site is a verified section, a verified output or
+5. the Markdown twins (:mod:`verified_docs.site.llms_txt`): every page as Markdown beside its
+   HTML, ``llms.txt`` and ``llms-full.txt``, written into the built site;
+6. the guard: every code block in the built site is a verified section, a verified output or
    a fence that ran, and every directive of ``docs/`` came out as its block, whichever
-   generator built it;
-6. swap the built site into ``site/``.
+   generator built it, and the twins hold what the pages hold;
+7. swap the built site into ``site/``.
 """
 
 from __future__ import annotations
@@ -141,8 +143,9 @@ def render(root: Path, out: Path | None = None, *, report: bool = True):
 
 def generate(generator: str, tree) -> None:
     """Build the rendered tree with ``generator`` (:mod:`verified_docs.site.generator`), timed under its name,
-    then link the programs' toolnexus names to the API reference (:func:`link_code`). Raises
-    :class:`StageFailed` when the generator fails or warns."""
+    then link the programs' toolnexus names to the API reference (:func:`link_code`) and write the
+    Markdown twins (:func:`markdown_twins`). Raises :class:`StageFailed` when the generator fails
+    or warns, :class:`SourceError` when a twin cannot be written."""
     from verified_docs.site.generator import GeneratorFailed, build
 
     @_stage(generator)
@@ -159,6 +162,7 @@ def generate(generator: str, tree) -> None:
         log.addHandler(_warning_annotations)
     run()
     link_code(tree)
+    markdown_twins(tree)
 
 
 def link_code(tree) -> str:
@@ -174,6 +178,17 @@ def link_code(tree) -> str:
     )
     print(line, flush=True)
     return line
+
+
+@_stage("twins")
+def markdown_twins(tree) -> None:
+    """Write every page's Markdown twin, ``llms.txt`` and ``llms-full.txt`` into the built site
+    (:func:`~verified_docs.site.llms_txt.write_llm_files`), from the rendered pages, so both
+    generators' sites get the same; the guard checks them next. Raises :class:`SourceError`
+    at a rendered page's line the twin writer cannot read."""
+    from verified_docs.site.llms_txt import write_llm_files
+
+    print(f"twins: {write_llm_files(tree.config, tree.pages).summary()}", flush=True)
 
 
 PER_FILE = 3
@@ -220,6 +235,7 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
         unrendered_claims,
     )  # the docs extra
     from verified_docs.site.page_rules import page_rule_problems
+    from verified_docs.site.twin_guard import twin_problems
 
     ledger = ledger_mod.load(ledger_path)
     problems, checked = check_site(site_dir, root / "docs", ledger.verified_hashes(), load_executed(fences))
@@ -228,6 +244,7 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
     problems += code_link_problems(site_dir)
     problems += directive_problems(site_dir, root / "docs")
     problems += unrendered_claims(site_dir, root / "docs")
+    problems += twin_problems(site_dir, root / "docs", ledger.verified_hashes(), load_executed(fences))
     broken = page_rule_problems(site_dir, root / "docs")
     for line in grouped_report(problems + broken):
         print(line, file=sys.stderr)

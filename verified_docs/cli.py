@@ -83,7 +83,7 @@ def _add_site(sub) -> None:
     rend = sub.add_parser(
         "render",
         help="render docs/ with the ledger into a tree of plain Markdown and its "
-        "generated mkdocs.yml; with --generator, also build that tree",
+        "generated mkdocs.yml; with --generator, also build that tree and write its Markdown twins and llms.txt",
     )
     _root(rend, ledger=True)
     rend.add_argument(
@@ -357,8 +357,9 @@ def _guard(args: argparse.Namespace) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
-    """``render``: the render stage alone (and the generator with ``--generator``); exit 0, 1
-    when the generator failed, 2 when a page cannot be rendered."""
+    """``render``: the render stage alone (and, with ``--generator``, the generator, the code
+    links and the Markdown twins); exit 0, 1 when the generator failed, 2 when a page cannot be
+    rendered."""
     from verified_docs.render import vendor
     from verified_docs.render.pages import RENDERED, render_tree
     from verified_docs.site.generator import GENERATORS, GeneratorFailed, build
@@ -389,8 +390,14 @@ def _render(args: argparse.Namespace) -> int:
         return 1
     print(f"{args.generator}: built {tree.site_dir}")
     from verified_docs.build import link_code
+    from verified_docs.site.llms_txt import write_llm_files
 
     link_code(tree)
+    try:
+        print(f"twins: {write_llm_files(tree.config, tree.pages).summary()}")
+    except SourceError as e:
+        print(e, file=sys.stderr)
+        return 2
     return 0
 
 

@@ -166,6 +166,16 @@ def duplicate_tab_labels(site: Path) -> list[Problem]:
     return out
 
 
+def allowed_blocks(docs: Path, verified: set[str], executed: set[tuple[str, int]]) -> tuple[set[str], dict[str, Fence]]:
+    """The fingerprints a code block of the site may have (``verified``, the ledger's, and those
+    of the fences of ``docs`` that ran), and the fences that did not run, by fingerprint. The
+    HTML and the Markdown twins (:mod:`verified_docs.site.twin_guard`) are checked against them."""
+    fences = python_fences(Path(docs))
+    allowed = set(verified)
+    allowed.update(fingerprint(f.text) for f in fences if (str(f.path), f.line) in executed)
+    return allowed, {fingerprint(f.text): f for f in fences if (str(f.path), f.line) not in executed}
+
+
 def check_site(site: Path, docs: Path, verified: set[str], executed: set[tuple[str, int]]) -> tuple[list[Problem], int]:
     """Problems for every unverified code block and every tab set with a repeated label, and
     the number of code blocks checked.
@@ -174,10 +184,7 @@ def check_site(site: Path, docs: Path, verified: set[str], executed: set[tuple[s
     of the fences that ran and passed. Problems point at the Markdown source line when found.
     """
     site, docs = Path(site), Path(docs)
-    fences = python_fences(docs)
-    allowed = set(verified)
-    allowed.update(fingerprint(f.text) for f in fences if (str(f.path), f.line) in executed)
-    unexecuted = {fingerprint(f.text): f for f in fences if (str(f.path), f.line) not in executed}
+    allowed, unexecuted = allowed_blocks(docs, verified, executed)
     problems = []
     blocks = code_blocks(site)
     for block in blocks:

@@ -1,0 +1,179 @@
+"""The guard's checks of the Markdown twins (:mod:`verified_docs.site.twins`) and of
+``llms.txt`` and ``llms-full.txt`` (:mod:`verified_docs.site.llms_txt`), as the guard checks the
+HTML (:mod:`verified_docs.site.guard`):
+
+- every page built from ``docs/`` has its twin beside it;
+- every code block of a twin is a section, a whole program, a golden output or a diagram the
+  ledger records as passed in this build, or a fence that ran, by the same fingerprints the
+  HTML's blocks are checked with; and the twin's code blocks are the page's, in order, so each
+  program stands whole where the page shows it and each output is the one the page shows;
+- no HTML comment (a directive or claim left unrendered), directive marker or claim's markup is
+  left in a twin;
+- ``llms.txt`` starts with an H1, links every twin exactly once and nothing that is not in the
+  site; ``llms-full.txt``'s code blocks are the twins', in ``llms.txt``'s order.
+
+The twins are read as CommonMark (markdown-it), as a reader's Markdown tool reads them.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from verified_docs.errors import Location, Problem
+from verified_docs.ledger import fingerprint
+from verified_docs.site.built_html import parse_page
+from verified_docs.site.guard import allowed_blocks, built_page
+from verified_docs.site.llms_txt import LLMS_FULL, LLMS_TXT
+from verified_docs.site.twins import CODE_SPAN, TWIN_SUFFIX
+
+# What the render stage's markup looks like; none of it belongs in Markdown for a reader.
+_LEFT_MARKUP = re.compile(r"<!--|data-vd-|vd-claim")
+_LIST_LINK = re.compile(r"^- \[[^\]]*\]\(([^)\s]+)\)")
+
+
+def _tokens(text: str) -> list[Token]:
+    """CommonMark's block tokens of ``text``: an ``inline`` token keeps its paragraph's or
+    heading's text unparsed (parsing it is most of the time a parse takes, and
+    :func:`_markup_left` needs only its code spans)."""
+    return MarkdownIt("commonmark").disable("inline").parse(text)
+
+
+def _code(tokens: list[Token]) -> list[tuple[int, str]]:
+    """(1-based line, text) of every code block: fenced or indented."""
+    return [(t.map[0] + 1 if t.map else 0, t.content) for t in tokens if t.type in ("fence", "code_block")]
+
+
+def _markup_left(tokens: list[Token]) -> list[tuple[int, str]]:
+    """(line, the text) of raw HTML, or text outside code spans, holding a comment, a marker or
+    a claim's markup."""
+    found = []
+    for t in tokens:
+        text = t.content if t.type == "html_block" else CODE_SPAN.sub("", t.content) if t.type == "inline" else ""
+        m = _LEFT_MARKUP.search(text)
+        if m:
+            found.append((t.map[0] + 1 if t.map else 0, text[max(0, m.start() - 40) : m.start() + 160].strip()))
+    return found
+
+
+def twin_file(html_page: Path) -> Path:
+    """The twin beside a built HTML page: its path plus ``.md``."""
+    return html_page.with_name(html_page.name + TWIN_SUFFIX)
+
+
+def _twin_problems(
+    twin: Path, page: Path, site: Path, allowed: set[str], unexecuted: dict
+) -> tuple[list[Problem], list[str]]:
+    """The problems of one twin, and the fingerprints of its code blocks, in order."""
+    rel = twin.relative_to(site).as_posix()
+    tokens = _tokens(twin.read_text(encoding="utf-8"))
+    problems = []
+    blocks = _code(tokens)
+    for index, (line, text) in enumerate(blocks, start=1):
+        fp = fingerprint(text)
+        if fp in allowed:
+            continue
+        why = (
+            "a Python fence that was not executed in this run"
+            if fp in unexecuted
+            else "not a verified program, section, output or diagram, nor a fence that ran in this build"
+        )
+        first = tuple(f"| {x}" for x in text.strip("\n").splitlines()[:3])
+        problems.append(Problem(Location(twin, line), f"code block #{index} of the twin {rel}: {why}", first))
+    ours = [fingerprint(text) for _, text in blocks]
+    pages = [fingerprint(text) for text in parse_page(page.read_text(encoding="utf-8")).blocks]
+    if ours != pages:
+        at = next((i for i, (a, b) in enumerate(zip(ours, pages, strict=False)) if a != b), min(len(ours), len(pages)))
+        problems.append(
+            Problem(
+                Location(twin, blocks[at][0] if at < len(blocks) else 0),
+                f"the twin {rel} holds {len(ours)} code blocks and its page {page.relative_to(site).as_posix()} "
+                f"{len(pages)}; they differ from block #{at + 1} on (the twin must show the page's programs "
+                "whole and its outputs, in the page's order)",
+            )
+        )
+    for line, markup in _markup_left(tokens):
+        problems.append(
+            Problem(
+                Location(twin, line),
+                f"the twin {rel} holds the render stage's markup (a directive or claim comment left "
+                "unrendered, or a marker the twin writer did not remove)",
+                (markup,),
+            )
+        )
+    return problems, ours
+
+
+def twin_problems(site: Path, docs: Path, verified: set[str], executed: set[tuple[str, int]]) -> list[Problem]:
+    """Problems of the twins of every page of ``docs`` built into ``site``, and of ``llms.txt``
+    and ``llms-full.txt`` (see the module docstring). ``verified`` and ``executed`` are what
+    :func:`~verified_docs.site.guard.check_site` takes. A page that was not built is the
+    directive check's to report."""
+    site, docs = Path(site), Path(docs)
+    allowed, unexecuted = allowed_blocks(docs, verified, executed)
+    problems: list[Problem] = []
+    twins: dict[Path, list[str]] = {}  # twin -> its code blocks' fingerprints
+    for md in sorted(docs.rglob("*.md")):
+        page = built_page(site, docs, md)
+        if page is None:
+            continue
+        twin = twin_file(page)
+        if not twin.is_file():
+            problems.append(
+                Problem(
+                    Location(md),
+                    f"no Markdown twin {twin.relative_to(site).as_posix()} beside {page.relative_to(site).as_posix()} "
+                    "(the build writes it after the generator: verified_docs.site.llms_txt)",
+                )
+            )
+            continue
+        found, twins[twin] = _twin_problems(twin, page, site, allowed, unexecuted)
+        problems += found
+    return problems + _index_problems(site, twins, allowed)
+
+
+def _index_problems(site: Path, twins: dict[Path, list[str]], allowed: set[str]) -> list[Problem]:
+    index, full = site / LLMS_TXT, site / LLMS_FULL
+    missing = [Problem(Location(p), f"no {p.name} in the built site") for p in (index, full) if not p.is_file()]
+    if missing:
+        return missing
+    problems = []
+    lines = index.read_text(encoding="utf-8").splitlines()
+    if not lines or not lines[0].startswith("# "):
+        problems.append(Problem(Location(index, 1), f"{LLMS_TXT} must start with an H1, the site's name"))
+    listed: list[Path] = []
+    for number, line in enumerate(lines, start=1):
+        m = _LIST_LINK.match(line)
+        if not m:
+            continue
+        target = site / posixpath.normpath(m.group(1).split("#")[0])
+        if not target.is_file():
+            problems.append(Problem(Location(index, number), f"{LLMS_TXT} links {m.group(1)}, which the site lacks"))
+        listed.append(target)
+    for twin in twins:
+        if listed.count(twin) != 1:
+            problems.append(
+                Problem(
+                    Location(index),
+                    f"{LLMS_TXT} lists {twin.relative_to(site).as_posix()} {listed.count(twin)} times, not once",
+                )
+            )
+    expected = [fp for twin in listed for fp in twins.get(twin, ())]
+    blocks = _code(_tokens(full.read_text(encoding="utf-8")))
+    unverified = [(at, code) for at, code in blocks if fingerprint(code) not in allowed]
+    for at, code in unverified[:1]:
+        problems.append(
+            Problem(Location(full, at), f"a code block of {LLMS_FULL} did not run in this build", (code[:200],))
+        )
+    if [fingerprint(text) for _, text in blocks] != expected:
+        problems.append(
+            Problem(
+                Location(full),
+                f"{LLMS_FULL}'s {len(blocks)} code blocks are not the twins' {len(expected)}, in {LLMS_TXT}'s order",
+            )
+        )
+    return problems
