@@ -119,7 +119,12 @@ def _wanted_blocks(tab: ExpectedTab, in_tabs: bool, scenario: str) -> list[tuple
         command = try_command(scenario, str(tab.run))
         wanted.append((f"Run {tab.run} yourself", command, "reader_commands.try_command", "command"))
         wanted.append(
-            (f"Output of run {tab.run} ({name})", tab.output.read_text(encoding="utf-8"), str(tab.output.relative_to(ROOT)), "output")
+            (
+                f"Output of run {tab.run} ({name})",
+                tab.output.read_text(encoding="utf-8"),
+                str(tab.output.relative_to(ROOT)),
+                "output",
+            )
         )
     return wanted
 

@@ -58,8 +58,8 @@ def on_config(config: Any) -> Any:
         docs_dir = docs.resolve().relative_to(root).as_posix()
         edit_uri, source = resolve_edit_uri(root, docs_dir)
         config["edit_uri"] = edit_uri or ""
-    set_repository(config, config.get("edit_uri"))
         log.info(f"verified_docs: edit links {source}" if edit_uri else f"verified_docs: {source}")
+    set_repository(config, config.get("edit_uri"))
     return config
 
 
