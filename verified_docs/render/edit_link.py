@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 ENV = "VERIFIED_DOCS_EDIT_URI"
+# The theme partial that links the header to the repository without fetching anything from
+# its host (partials/source.html): a theme's custom_dir, which MkDocs and Zensical both read.
+THEME_DIR = Path(__file__).with_name("theme")
 
 
 def https_repo(remote: str) -> str | None:
@@ -69,7 +72,7 @@ def repository_of(edit_uri: str) -> tuple[str, str] | None:
 def set_repository(config: Any, edit_uri: str | None) -> None:
     """Set ``repo_url`` and ``repo_name`` in ``config`` (a MkDocs configuration, or the plain
     dict of one) from ``edit_uri`` (:func:`repository_of`), unless ``repo_url`` is set already.
-    The header's link comes from ``overrides/partials/source.html``, which fetches nothing."""
+    The header's link comes from :data:`THEME_DIR`'s ``partials/source.html``, which fetches nothing."""
     repository = repository_of(edit_uri) if edit_uri else None
     if repository is not None and not config.get("repo_url"):
         config["repo_url"], config["repo_name"] = repository

@@ -24,7 +24,7 @@ from verified_docs import ledger as ledger_mod
 from verified_docs.errors import SourceError, annotate, display_path
 from verified_docs.render import vendor
 from verified_docs.render.directive import body_start
-from verified_docs.render.edit_link import resolve_edit_uri, set_repository
+from verified_docs.render.edit_link import THEME_DIR, resolve_edit_uri, set_repository
 from verified_docs.render.pages import SNIPPETS, Renderer, load_config, nav_titles, snippet_base_paths
 
 _state: dict[str, Renderer] = {}
@@ -60,6 +60,8 @@ def on_config(config: Any) -> Any:
         config["edit_uri"] = edit_uri or ""
         log.info(f"verified_docs: edit links {source}" if edit_uri else f"verified_docs: {source}")
     set_repository(config, config.get("edit_uri"))
+    if config.get("repo_url"):
+        config["theme"].dirs.insert(0, str(THEME_DIR))  # the header's link, fetching nothing
     return config
 
 
