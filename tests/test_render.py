@@ -46,10 +46,16 @@ def test_the_reader_is_told_each_runs_command_line_and_the_files_to_keep_togethe
     from verified_docs.render.evidence import reader_runs, scenario_files
 
     scenario = load_scenario(SNIPPETS / "suspension/answer-later", SNIPPETS)
-    assert reader_runs(scenario) == (
-        ("park", "python park.py"),
-        ("resume-rephrased", "python resume.py ask-fa3ca410e7 staging"),
-        ("resume", "python resume.py ask-fa3ca410e7 staging"),
-        ("client-api", "python client_api.py"),
-    )
+    assert [(r.name, r.program, r.command) for r in reader_runs(scenario)] == [
+        ("park", "park.py", "python park.py"),
+        ("resume-rephrased", "resume.py", "python resume.py ask-fa3ca410e7 staging"),
+        ("resume", "resume.py", "python resume.py ask-fa3ca410e7 staging"),
+        ("client-api", "client_api.py", "python client_api.py"),
+    ]
+    assert [r.try_command for r in reader_runs(scenario)] == [
+        "python -m verified_docs try suspension/answer-later --run park",
+        "python -m verified_docs try suspension/answer-later \\\n    --run resume-rephrased",
+        "python -m verified_docs try suspension/answer-later --run resume",
+        "python -m verified_docs try suspension/answer-later --run client-api",
+    ]
     assert scenario_files(scenario) == ("client_api.py", "park.py", "resume.py")

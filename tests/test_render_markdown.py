@@ -12,6 +12,7 @@ import pytest
 from conftest import ROOT, TEST_EDIT_URI, Verification
 from verified_docs.render.claim_parse import OPENING, masked_lines
 from verified_docs.render.directive import DIRECTIVE, fenced_lines, find_directives, marker
+from verified_docs.render.edit_link import repository_of
 from verified_docs.render.pages import load_config, nav_titles, render_tree
 
 
@@ -77,6 +78,10 @@ def test_the_generated_config_has_no_hooks_and_keeps_the_python_tag(rendered) ->
     # Relative to the config's folder: Zensical needs both inside it (and panics on absolute paths).
     assert (config["docs_dir"], config["site_dir"]) == ("docs", "site")
     assert config["edit_uri"] == TEST_EDIT_URI
+    # The header links to the repository the edit links point into, through a partial that
+    # fetches nothing from its host.
+    assert (config["repo_url"], config["repo_name"]) == repository_of(TEST_EDIT_URI)
+    assert (Path(config["theme"].pop("custom_dir")) / "partials" / "source.html").is_file()
     snippets = next(
         e["pymdownx.snippets"] for e in config["markdown_extensions"] if hasattr(e, "get") and "pymdownx.snippets" in e
     )

@@ -18,6 +18,7 @@ from typing import Any
 
 from verified_docs.errors import SourceError
 from verified_docs.files import write_atomic
+from verified_docs.reader_commands import try_command
 from verified_docs.run.line_coverage import FileLines
 from verified_docs.scenario.sections import WHOLE, parse_sections, program_view
 from verified_docs.verify.timeline import Message, mermaid, title
@@ -92,14 +93,16 @@ class Ledger:
         return {rel: entry["sha256"] for rel, entry in self.programs.items() if entry["passed"]}
 
     def verified_hashes(self) -> set[str]:
-        """SHA-256 of every section text and golden output of a passed program, and of the
-        Mermaid text of each of its runs' diagrams (:meth:`diagram`)."""
+        """SHA-256 of every section text and golden output of a passed program, of the
+        Mermaid text of each of its runs' diagrams (:meth:`diagram`), and of the command that
+        runs each of its runs for a reader (:func:`~verified_docs.reader_commands.try_command`)."""
         out: set[str] = set()
         for rel, entry in self.programs.items():
             if entry["passed"]:
                 out.update(entry["sections"].values())
                 out.update(run["golden_text_sha256"] for run in entry["runs"].values())
                 out.update(fingerprint(d) for d in (self.diagram(rel, name) for name in entry["runs"]) if d)
+                out.update(fingerprint(try_command(entry["scenario"], name)) for name in entry["runs"])
         return out
 
     def story(self, program: str, run: str) -> tuple[Message, ...]:

@@ -28,6 +28,7 @@ from tests.browser.conftest import in_browsers, new_context
 from tests.browser.dom import copy_via_button, reveal, tab_label, tab_sets
 from tests.browser.pages import ROOT, ExpectedExample, ExpectedTab, expected_examples, site_pages
 from tests.browser.pages import Page as SitePage
+from verified_docs.reader_commands import try_command
 from verified_docs.scenario.load import discover_project
 from verified_docs.scenario.records import Program, Scenario
 from verified_docs.verify.normalise import normalise
@@ -90,7 +91,7 @@ def copy_page(page: Page, site_page: SitePage) -> tuple[list[str], dict[str, Cop
             reveal(panel)  # an example may sit in a tab of a set that is not about languages
             if len(panels) > 1:
                 _choose_tab(page, index, tab.label)
-            problems += _copy_tab(page, panel, tab, str(example.directive.where), len(panels) > 1, mine)
+            problems += _copy_tab(page, panel, tab, example, len(panels) > 1, mine)
     return problems, copies
 
 
@@ -104,25 +105,38 @@ def _choose_tab(page: Page, index: int, label: str) -> None:
     tab_label(page, set_index, label).click()
 
 
-def _wanted_blocks(tab: ExpectedTab, in_tabs: bool) -> list[tuple[str, str, str, str]]:
-    """The code blocks ``tab`` must show, as (title, text, its source for messages, kind:
-    ``program`` or ``output``). A block in a tab is titled by its file name alone."""
+def _wanted_blocks(tab: ExpectedTab, in_tabs: bool, scenario: str) -> list[tuple[str, str, str, str]]:
+    """The code blocks ``tab`` of an example of ``scenario`` must show, as (title, text, its
+    source for messages, kind: ``program``, ``command`` or ``output``): above an output, the
+    command that prints it. A block in a tab is titled by its file name alone; an output
+    block names its run and program."""
     name = tab.program.name
     wanted = []
     if tab.whole:
         title = name if in_tabs else f"{tab.label} · {name}"
         wanted.append((title, tab.whole.text, f"{tab.program.relative_to(ROOT)} (whole)", "program"))
     if tab.output:
+        command = try_command(scenario, str(tab.run))
+        wanted.append((f"Run {tab.run} yourself", command, "reader_commands.try_command", "command"))
         wanted.append(
-            (f"Output of {name}", tab.output.read_text(encoding="utf-8"), str(tab.output.relative_to(ROOT)), "output")
+            (
+                f"Output of run {tab.run} ({name})",
+                tab.output.read_text(encoding="utf-8"),
+                str(tab.output.relative_to(ROOT)),
+                "output",
+            )
         )
     return wanted
 
 
-def _copy_tab(page: Page, panel: Locator, tab: ExpectedTab, where: str, in_tabs: bool, mine: Copies) -> list[str]:
-    """Click the copy button of each block ``tab`` shows in ``panel``, add the copies to
-    ``mine``, and return the problems (a block missing, a copy that differs, the download)."""
-    wanted = _wanted_blocks(tab, in_tabs)
+def _copy_tab(
+    page: Page, panel: Locator, tab: ExpectedTab, example: ExpectedExample, in_tabs: bool, mine: Copies
+) -> list[str]:
+    """Click the copy button of each block ``tab`` of ``example`` shows in ``panel``, add the
+    copies to ``mine``, and return the problems (a block missing, a copy that differs, the
+    download)."""
+    where = str(example.directive.where)
+    wanted = _wanted_blocks(tab, in_tabs, example.directive.scenario)
     blocks = panel.locator(".highlight")
     if blocks.count() != len(wanted):
         return [
@@ -143,7 +157,7 @@ def _copy_tab(page: Page, panel: Locator, tab: ExpectedTab, where: str, in_tabs:
             )
         if kind == "program":
             mine.programs[tab.program] = got
-        else:
+        elif kind == "output":
             mine.outputs.append((tab.run, tab.program, got, f"{where} '{title}'"))
     return problems + _check_download(page, panel, tab.program, where)
 

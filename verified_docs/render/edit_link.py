@@ -1,4 +1,5 @@
-"""Where a page's "edit this page" link points: the Markdown file in this project's repository.
+"""Where a page's "edit this page" link points: the Markdown file in this project's repository;
+and the repository the header links to, read from the same address.
 
 ``VERIFIED_DOCS_EDIT_URI`` (an absolute URL ending in ``/``, to which a page's path below
 ``docs/`` is appended) wins. Without it, the link is derived from the git remote ``origin`` and
@@ -12,8 +13,12 @@ import os
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 ENV = "VERIFIED_DOCS_EDIT_URI"
+# The theme partial that links the header to the repository without fetching anything from
+# its host (partials/source.html): a theme's custom_dir, which MkDocs and Zensical both read.
+THEME_DIR = Path(__file__).with_name("theme")
 
 
 def https_repo(remote: str) -> str | None:
@@ -54,3 +59,20 @@ def resolve_edit_uri(root: Path, docs_dir: str = "docs") -> tuple[str | None, st
     if repo is None or branch is None:
         return None, f"no edit links: cannot tell the edit URL of {remote!r}; set {ENV}"
     return edit_uri_for(repo, branch, docs_dir), f"from git remote origin ({remote}, branch {branch})"
+
+
+def repository_of(edit_uri: str) -> tuple[str, str] | None:
+    """(repository URL, its name: the path after the host) of an edit URI in GitHub's or
+    GitLab's shape, ``https://host/owner/repo/edit/<branch>/docs/`` (``/-/edit/`` on
+    GitLab); ``None`` for any other shape (the header then has no repository link)."""
+    m = re.fullmatch(r"(https?://[^/]+/(.+?))(?:/-)?/edit/[^/]+/.*", edit_uri)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def set_repository(config: Any, edit_uri: str | None) -> None:
+    """Set ``repo_url`` and ``repo_name`` in ``config`` (a MkDocs configuration, or the plain
+    dict of one) from ``edit_uri`` (:func:`repository_of`), unless ``repo_url`` is set already.
+    The header's link comes from :data:`THEME_DIR`'s ``partials/source.html``, which fetches nothing."""
+    repository = repository_of(edit_uri) if edit_uri else None
+    if repository is not None and not config.get("repo_url"):
+        config["repo_url"], config["repo_name"] = repository

@@ -16,6 +16,7 @@ from typing import Any
 
 from verified_docs.errors import Problem, SourceError
 from verified_docs.ledger import SCENARIO_CHANGED, Ledger
+from verified_docs.reader_commands import try_command
 from verified_docs.render.anchors import evidence_anchor
 from verified_docs.render.directive import Directive
 from verified_docs.render.release_matrix import Matrix
@@ -153,9 +154,10 @@ def render_evidence(
 ) -> str:
     """Markdown for a collapsed admonition listing the evidence of ``directive.scenario``, its
     summary counting the checks that held. ``shown_runs`` are the runs whose output the page
-    shows, whose printed lines are then not listed again. Under the box, a note tells a reader
-    how to run the example offline (each run's command line, the files to keep together, a link
-    to the home page's quick start, relative to ``page_src_uri``, the page below ``docs/``).
+    shows, whose printed lines are then not listed again. Under the box, a reader is told how
+    to run the example offline: one console block per run with the ``try`` command that prints
+    its output, then the files a copy needs together and each run's command line, with a link
+    to the home page's quick start, relative to ``page_src_uri``, the page below ``docs/``.
 
     Raises :class:`SourceError` at the directive for an unknown scenario, or one whose programs
     the ledger does not vouch for as they are (:meth:`~verified_docs.ledger.Ledger.doubt`).
@@ -184,6 +186,7 @@ def render_evidence(
         anchor=evidence_anchor(scenario.name),
         checks=checks,
         reader=reader_runs(scenario),
+        shown_runs=shown_runs,
         has_model=any(r.steps for r in scenario.runs),
         files=scenario_files(scenario),
         # A site without a home page (a test project, say) has no quick start to link.
@@ -219,13 +222,26 @@ def _verified_scenario(directive: Directive, scenarios: dict[str, Scenario], led
     return scenario
 
 
-def reader_runs(scenario: Scenario) -> tuple[tuple[str, str], ...]:
-    """(run name, the command line a reader types to run that run's program as the build did),
-    in run order: ``("resume", "python resume.py ask-fa3ca410e7 staging")``."""
+@dataclass(frozen=True)
+class ReaderRun:
+    """How a reader runs one run: its ``name``, its ``program``'s file name, ``command``, the
+    command line the build ran it with (``python resume.py ask-fa3ca410e7 staging``), and
+    ``try_command``, the one that runs it from a clone and prints its output
+    (:func:`~verified_docs.reader_commands.try_command`)."""
+
+    name: str
+    program: str
+    command: str
+    try_command: str
+
+
+def reader_runs(scenario: Scenario) -> tuple[ReaderRun, ...]:
+    """One :class:`ReaderRun` per program of each run of ``scenario``, in run order."""
     out = []
     for run in scenario.runs:
         for program in run.programs.values():
-            out.append((run.name, " ".join(["python", program.path.name, *(shlex.quote(a) for a in run.args)])))
+            command = " ".join(["python", program.path.name, *(shlex.quote(a) for a in run.args)])
+            out.append(ReaderRun(run.name, program.path.name, command, try_command(scenario.name, run.name)))
     return tuple(out)
 
 

@@ -43,7 +43,7 @@ from verified_docs.render.code_width import shown_code_problems
 from verified_docs.render.contract import render_contract
 from verified_docs.render.diagram import render_diagrams
 from verified_docs.render.directive import Directive, find_directives, pages_by_scenario
-from verified_docs.render.edit_link import resolve_edit_uri
+from verified_docs.render.edit_link import THEME_DIR, resolve_edit_uri, set_repository
 from verified_docs.render.evidence import render_evidence
 from verified_docs.render.install import render_install
 from verified_docs.render.matrix_table import render_matrix
@@ -330,13 +330,20 @@ def generated_config(config: Any, root: Path, docs_dir: Path, site_dir: Path, co
     (Zensical 0.0.73 requires both inside that folder, and panics on absolute paths), no ``hooks`` (everything they did is in the
     tree), ``edit_uri`` resolved from ``VERIFIED_DOCS_EDIT_URI`` or the git remote when the
     file leaves it empty (the links point at ``docs/`` as written, not at the rendered copy),
-    pymdownx.snippets' ``base_path`` absolute at ``root``. Also returns the sentence saying
+    ``repo_url`` and ``repo_name`` from it, with the theme's ``custom_dir`` (absolute, when
+    the file sets none) the partial that links the header there
+    (:data:`~verified_docs.render.edit_link.THEME_DIR`), pymdownx.snippets' ``base_path``
+    absolute at ``root``. Also returns the sentence saying
     where the edit links came from."""
     edit_links = "edit links as mkdocs.yml sets them"
     if not config.get("edit_uri"):
         written_docs = (root / str(config.get("docs_dir", "docs"))).resolve().relative_to(root).as_posix()
         edit_uri, edit_links = resolve_edit_uri(root, written_docs)
         config["edit_uri"] = edit_uri or ""
+    set_repository(config, config.get("edit_uri"))
+    theme = config.get("theme")
+    if config.get("repo_url") and hasattr(theme, "get") and not theme.get("custom_dir"):
+        theme["custom_dir"] = str(THEME_DIR)  # absolute: a copy of the file elsewhere still finds it
     for key, path in (("docs_dir", docs_dir), ("site_dir", site_dir)):
         config[key] = os.path.relpath(path, config_dir)
     config.pop("hooks", None)

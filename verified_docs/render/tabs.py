@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
+from verified_docs.reader_commands import try_command
 from verified_docs.render.resolve import Example
 from verified_docs.render.templating import render
 
@@ -19,6 +20,8 @@ def source_link(program_path: str, page_src_uri: str) -> str:
 
 def render_example(example: Example, page_src_uri: str) -> str:
     """Markdown for ``example`` on the page ``page_src_uri``: a pymdownx.tabbed block, indented
-    like its directive, each tab ending with a link to its whole program."""
+    like its directive, each tab ending with a link to its whole program; above an output, the
+    command that prints it (:func:`~verified_docs.reader_commands.try_command`)."""
     links = {tab.program_path: source_link(tab.program_path, page_src_uri) for tab in example.tabs}
-    return render("example.md.j2", example.directive.indent, example=example, links=links)
+    command = try_command(example.directive.scenario, example.run) if example.run else ""
+    return render("example.md.j2", example.directive.indent, example=example, links=links, try_command=command)

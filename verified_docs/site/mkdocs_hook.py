@@ -24,7 +24,7 @@ from verified_docs import ledger as ledger_mod
 from verified_docs.errors import SourceError, annotate, display_path
 from verified_docs.render import vendor
 from verified_docs.render.directive import body_start
-from verified_docs.render.edit_link import resolve_edit_uri
+from verified_docs.render.edit_link import THEME_DIR, resolve_edit_uri, set_repository
 from verified_docs.render.pages import SNIPPETS, Renderer, load_config, nav_titles, snippet_base_paths
 
 _state: dict[str, Renderer] = {}
@@ -34,7 +34,7 @@ log = logging.getLogger("mkdocs.hooks.verified_docs")
 def on_config(config: Any) -> Any:
     """Load the renderer (scenarios, ledger, matrix, Mermaid script, nav titles) once per
     build; make pymdownx.snippets' base paths absolute at the project root; resolve the edit
-    links when ``edit_uri`` is empty."""
+    links when ``edit_uri`` is empty, and the header's repository link from them."""
     config_file = Path(config["config_file_path"]).resolve()
     root = config_file.parent
     ledger_path = root / os.environ.get("VERIFIED_DOCS_LEDGER", str(ledger_mod.DEFAULT_LEDGER))
@@ -59,6 +59,9 @@ def on_config(config: Any) -> Any:
         edit_uri, source = resolve_edit_uri(root, docs_dir)
         config["edit_uri"] = edit_uri or ""
         log.info(f"verified_docs: edit links {source}" if edit_uri else f"verified_docs: {source}")
+    set_repository(config, config.get("edit_uri"))
+    if config.get("repo_url"):
+        config["theme"].dirs.insert(0, str(THEME_DIR))  # the header's link, fetching nothing
     return config
 
 
