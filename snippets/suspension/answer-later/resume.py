@@ -33,7 +33,7 @@ def one_shot(answer: Answer):
                 f"answer {answer.id} does not belong to request {request.id}"
             )
         if used:
-            raise Refused(  # not run: the resumed call does not suspend again
+            raise Refused(  # not run: no second call asks the same here
                 f"request {request.id} suspended again; park it instead"
             )
         used = True
