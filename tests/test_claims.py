@@ -782,14 +782,18 @@ def test_confirm_refuses_a_page_that_is_not_there_before_it_verifies(verified, p
 @pytest.fixture(scope="module")
 def ask_for_a_value(tmp_path_factory: pytest.TempPathFactory) -> Context:
     """What the build checks docs/suspension/ask-for-a-value.md's claims against: its scenario
-    verified for real, every page of docs/, and the committed record, in CI's mode."""
-    scenario = load_scenario(SNIPPETS / "suspension/ask-for-a-value", SNIPPETS)
-    verdicts = verify_scenario(scenario)
+    and run-statuses' verified for real, every page of docs/, and the committed record, in CI's mode."""
+    # The page also cites run-statuses' tool-raises run.
+    scenarios = {
+        name: load_scenario(SNIPPETS / name, SNIPPETS)
+        for name in ("suspension/ask-for-a-value", "suspension/run-statuses")
+    }
+    verdicts = [v for scenario in scenarios.values() for v in verify_scenario(scenario)]
     assert all(v.passed for v in verdicts), "\n".join(v.report() for v in verdicts)
     package, installed = installed_toolnexus()
     ledger = ledger_mod.build(verdicts, ROOT)
     record = claim_record.Sentences.load(ROOT, "ci")
-    return Context({scenario.name: scenario}, ledger, ROOT, None, scan_site(ROOT / "docs"), package, installed, record)
+    return Context(scenarios, ledger, ROOT, None, scan_site(ROOT / "docs"), package, installed, record)
 
 
 def test_the_real_page_passes_as_recorded_and_fails_with_never_inserted(ask_for_a_value: Context) -> None:
@@ -800,15 +804,12 @@ def test_the_real_page_passes_as_recorded_and_fails_with_never_inserted(ask_for_
     negated = text.replace("raises becomes an error result", "raises never becomes an error result")
     with pytest.raises(SourceError) as e:
         claims.render_claims(negated, path, "suspension/ask-for-a-value.md", ask_for_a_value)
-    (problem,) = e.value.problems
-    # The words are on line 24 (as the issue says), the claim after them on line 25.
+    # The words stand on one line, the claims after them (one on a run, one on the source) on the next.
     line = next(i for i, s in enumerate(text.splitlines(), start=1) if "raises becomes an error result" in s)
-    assert line == 24 and (problem.where.path, problem.where.line) == (path, 25)
-    assert problem.what == "claimed sentence changed since its evidence was confirmed"
-    assert problem.details[1] == (
-        'now: "A @tool function that raises never becomes an error result carrying the '
-        "exception's message, so write a message the model can act on.\""
-    )
+    assert [(p.where.path, p.where.line) for p in e.value.problems] == [(path, line + 1)] * 2
+    for problem in e.value.problems:
+        assert problem.what == "claimed sentence changed since its evidence was confirmed"
+        assert problem.details[1].startswith('now: "A @tool function that raises never becomes an error result')
 
 
 def test_every_claimed_sentence_of_the_pages_is_recorded_as_it_stands_and_no_record_is_stale() -> None:

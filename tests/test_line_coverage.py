@@ -89,7 +89,7 @@ def test_a_line_marked_not_run_is_shown_and_the_page_says_it_did_not_run(tmp_pat
     # mismatch branch runs (run resume-rephrased). A statement split over several lines
     # carries the marker on its first line, the line reported.
     assert [source[n - 1].strip() for n in tab.not_run] == [
-        "raise Refused(  # not run: the resumed call does not suspend again",
+        "raise Refused(  # not run: no second call asks the same here",
         "sys.exit(  # not run: the request is parked and open here",
     ]
     rendered = render_example(example, "page.md")
@@ -99,7 +99,7 @@ def test_a_line_marked_not_run_is_shown_and_the_page_says_it_did_not_run(tmp_pat
 def test_without_its_marker_the_same_line_fails(tmp_path: Path) -> None:
     root, folder = project(tmp_path)
     program = folder / "resume.py"
-    program.write_text(program.read_text().replace("  # not run: the resumed call does not suspend again", "", 1))
+    program.write_text(program.read_text().replace("  # not run: no second call asks the same here", "", 1))
     with pytest.raises(
         SourceError,
         match=r"page\.md:3: snippets/suspension/answer-later/resume\.py, shown whole "
