@@ -362,7 +362,12 @@ def _rendered_docs(renderer: Renderer, docs: Path, out_docs: Path) -> tuple[dict
     """What ``out_docs`` must hold (path -> its bytes, or the file to copy them from): every
     page of ``docs`` rendered, every other file of it, and the files the site publishes; and
     the pages rendered (posix, below ``docs``). Raises :class:`SourceError` with every problem
-    of every page."""
+    of every page, each once: first those of the scan of all pages
+    (:func:`~verified_docs.render.claim_context.scan_site`), alone, since no page renders
+    without it."""
+    # Every page's claims need the scan of all pages: a malformed directive or claim, or an
+    # unclosed fence, is reported here once, not again by each page that needed the scan.
+    renderer.claims()
     wanted: dict[Path, bytes | Path] = {}
     pages: list[str] = []
     problems: list[Problem] = []
