@@ -94,3 +94,25 @@ def test_serves_banner_and_log_name_each_fault_once(project: Path, built) -> Non
         assert state["ok"] is False, served.printed()
         assert_each_once(state["report"])
         assert_each_once("".join(served.err))
+
+
+def test_a_missing_nested_include_names_the_including_line_with_no_traceback(tmp_path: Path) -> None:
+    # A page includes a file by hand, and that file includes one that is not there. Before,
+    # pymdownx.snippets raised from inside MkDocs: a traceback naming only 'parts/gone.md'.
+    root = make_project(tmp_path)
+    (root / "parts").mkdir()
+    (root / "parts" / "note.md").write_text('A note.\n--8<-- "parts/gone.md"\n', encoding="utf-8")
+    (root / "docs" / "other.md").write_text('# Other\n\n--8<-- "parts/note.md"\n', encoding="utf-8")
+    hook = ROOT / "verified_docs" / "site" / "mkdocs_hook.py"
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace(str(ROOT / "verified_docs" / "mkdocs_hook.py"), str(hook))
+    (root / "mkdocs.yml").write_text(config, encoding="utf-8")
+    fault = "parts/note.md:2: --8<-- includes 'parts/gone.md', which is not there"
+    build = run(root, sys.executable, "-m", "verified_docs", "build", "--root", str(root))
+    plain = run(root, sys.executable, "-m", "mkdocs", "build")
+    for done in (build, plain):
+        printed = done.stdout + done.stderr
+        assert done.returncode != 0, printed
+        assert printed.count(fault) == 1, printed
+        assert "    included from docs/other.md:3" in printed
+        assert "Traceback" not in printed
