@@ -204,20 +204,50 @@ def test_an_unclosed_fence_a_stray_marker_and_an_unbuilt_page_are_problems(tmp_p
     ]
 
 
-def test_a_file_with_many_problems_prints_the_first_three_and_a_count(tmp_path) -> None:
+def test_a_raw_builds_report_is_one_line_per_page_with_its_first_problems(tmp_path) -> None:
+    # A site the generator built alone: hundreds of unrendered claims per page, found at the
+    # page's Markdown line and at its built HTML, and a page with one problem only.
     from verified_docs.build import grouped_report
     from verified_docs.errors import Location, Problem
 
-    page, other = tmp_path / "raw.html", tmp_path / "fine.html"
-    problems = [Problem(Location(page, 0), f"a claim came out unrendered ({i})") for i in range(800)]
-    problems.insert(1, Problem(Location(other, 0), "a directive came out unrendered"))
-    lines = grouped_report(problems)
-    assert lines[:4] == [
-        f"{page}: a claim came out unrendered (0)",
-        f"{other}: a directive came out unrendered",
-        f"{page}: a claim came out unrendered (1)",
-        f"{page}: a claim came out unrendered (2)",
+    docs, site = tmp_path / "docs", tmp_path / "site"
+    page, html = docs / "guide" / "raw.md", site / "guide" / "raw" / "index.html"
+    twin, other = site / "guide" / "raw" / "index.html.md", docs / "index.md"
+    problems = [
+        Problem(Location(page, 10 + i), f"a claim came out unrendered ({i})", ("<!-- claim -->",)) for i in range(800)
     ]
-    assert lines[4].startswith(f"{page}: and 797 more problem(s) in this file (was the site built by")
-    assert len(lines) == 5
-    assert grouped_report(problems[:3]) == [str(p) for p in problems[:3]]
+    problems.insert(1, Problem(Location(other, 3), "a directive came out unrendered", ("detail",)))
+    problems.insert(3, Problem(Location(html, 0), "a claim came out unrendered (in the HTML)"))
+    problems.append(Problem(Location(twin, 0), "the twin holds a claim comment"))
+    lines = grouped_report(problems, docs=docs, site=site)
+    assert lines[:2] == [
+        f"{page}: 802 problems, the first 3: line 10: a claim came out unrendered (0); "
+        f"line 11: a claim came out unrendered (1); {html}: a claim came out unrendered (in the HTML)",
+        f"{other}:3: a directive came out unrendered",
+    ]
+    assert lines[2].startswith("2 page(s) with problems, one line each, some with more than 3: was the site built by")
+    assert len(lines) == 3
+
+
+def test_a_report_without_a_crowded_page_prints_every_problem_whole(tmp_path) -> None:
+    from verified_docs.build import grouped_report
+    from verified_docs.errors import Location, Problem
+
+    docs = tmp_path / "docs"
+    problems = [Problem(Location(docs / f"p{i % 2}.md", i), f"problem {i}", ("its detail",)) for i in range(6)]
+    assert grouped_report(problems, docs=docs, site=tmp_path / "site") == [str(p) for p in problems]
+    assert "    its detail" in grouped_report(problems)[0]
+
+
+def test_a_page_and_its_built_files_share_one_key(tmp_path) -> None:
+    from verified_docs.build import page_key
+
+    docs, site = tmp_path / "docs", tmp_path / "site"
+    for key, paths in {
+        "guide/raw": (docs / "guide/raw.md", site / "guide/raw/index.html", site / "guide/raw/index.html.md"),
+        "guide": (docs / "guide/index.md", site / "guide/index.html"),
+        "": (docs / "index.md", site / "index.html", site / "index.html.md"),
+        "reindex": (docs / "reindex.md", site / "reindex/index.html"),
+    }.items():
+        assert {page_key(p, docs, site) for p in paths} == {key}, paths
+    assert page_key(tmp_path / "elsewhere.txt", docs, site) == str(tmp_path / "elsewhere.txt")

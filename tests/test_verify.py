@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 from conftest import SAMPLES, SNIPPETS, gone
+from verified_docs.errors import Location
 from verified_docs.scenario.load import load_scenario
 from verified_docs.verify.scenarios import verify_scenario
 
@@ -92,6 +93,30 @@ def test_syntax_error_names_the_snippet_line() -> None:
     assert str(first.where).endswith("syntax-error/broken.py:3")
     assert first.what == "exit code: expected 0, got 1"
     assert any("SyntaxError" in d for d in first.details)
+
+
+def test_a_support_module_that_raises_at_import_is_reported_at_its_own_line_first() -> None:
+    # The program's line 1 (`import settings`) is only the caller: the fault is settings.py:5.
+    folder = BROKEN / "broken/support-raises"
+    (v,) = verify_copy(folder, BROKEN)
+    first = v.problems[0]
+    assert first.where == Location(folder / "settings.py", 5)
+    assert first.what == "exit code: expected 0, got 1"
+    assert first.details[:3] == (
+        "raised KeyError: 'approver'",
+        f"called from {Location(folder / 'settings.py', 8)}",
+        f"called from {Location(folder / 'main.py', 1)}",
+    )
+    # Named from the working directory (the repository root in a build), not absolutely.
+    assert str(first).startswith("tests/samples/snippets/broken/support-raises/settings.py:5: exit code")
+    assert v.report().count("settings.py:5:") == 1
+
+
+def test_a_crash_in_the_program_itself_names_its_line_and_the_exception() -> None:
+    (v,) = verify_copy(BROKEN / "broken/syntax-error", BROKEN)
+    first = v.problems[0]
+    assert first.details[0].startswith("raised SyntaxError: ")
+    assert not any(d.startswith("called from") for d in first.details)
 
 
 def test_non_zero_exit_shows_stderr() -> None:

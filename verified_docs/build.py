@@ -191,30 +191,67 @@ def markdown_twins(tree) -> None:
     print(f"twins: {write_llm_files(tree.config, tree.pages).summary()}", flush=True)
 
 
-PER_FILE = 3
+PER_PAGE = 3
 
 
-def grouped_report(problems: list[Problem], per_file: int = PER_FILE) -> list[str]:
-    """Each problem as it prints, in order, but at most ``per_file`` of one file: the rest of
-    that file's are one line with their count. A site built by the generator alone (no render
-    stage) breaks every directive and claim of a page, and hundreds of equal lines would hide
-    the one that says why."""
-    shown: dict[Path, int] = {}
-    lines: list[str] = []
-    hidden: dict[Path, int] = {}
+def page_key(path: Path, docs: Path | None = None, site: Path | None = None) -> str:
+    """The page a problem's file belongs to, so that a page of ``docs`` and its HTML and
+    Markdown twin in ``site`` share one key (``suspension/approval-gate`` for
+    ``docs/suspension/approval-gate.md``, ``site/suspension/approval-gate/index.html`` and its
+    ``index.html.md``); a file below neither is its own key."""
+    resolved = Path(path).resolve()
+    for base, suffixes in ((docs, (".md",)), (site, (".md", ".html"))):
+        if base is None:
+            continue
+        try:
+            rel = resolved.relative_to(Path(base).resolve()).as_posix()
+        except ValueError:
+            continue
+        for suffix in suffixes:
+            rel = rel.removesuffix(suffix)
+        return "" if rel == "index" else rel.removesuffix("/index")
+    return str(path)
+
+
+def grouped_report(
+    problems: list[Problem], per_page: int = PER_PAGE, *, docs: Path | None = None, site: Path | None = None
+) -> list[str]:
+    """The lines of the guard's report, the problems grouped by page (:func:`page_key`) in the
+    order their pages first appear. While no page has more than ``per_page`` problems, each
+    problem prints whole, details and all. Once one has more, every page gets one line: its
+    one problem without details, or how many it has and the first ``per_page`` in short; and a
+    last line asks whether the generator built the site alone. Such a site (no render stage)
+    breaks every directive and claim of every page, and hundreds of lines would hide why."""
+    pages: dict[str, list[Problem]] = {}
     for p in problems:
-        path = p.where.path
-        shown[path] = shown.get(path, 0) + 1
-        if shown[path] <= per_file:
-            lines.append(str(p))
-        else:
-            hidden[path] = hidden.get(path, 0) + 1
-    for path, count in hidden.items():
-        lines.append(
-            f"{display_path(path)}: and {count} more problem(s) in this file (was the site built by "
-            "the generator alone? `nox -s docs` renders the pages first)"
-        )
+        pages.setdefault(page_key(p.where.path, docs, site), []).append(p)
+    if all(len(group) <= per_page for group in pages.values()):
+        return [str(p) for p in problems]
+    lines: list[str] = []
+    for group in pages.values():
+        if len(group) == 1:
+            lines.append(f"{group[0].where}: {group[0].what}")
+            continue
+        # Named by its page of docs/ where one of its problems is, since that is what the author edits.
+        named = next((p.where.path for p in group if docs and _below(p.where.path, docs)), group[0].where.path)
+        first = "; ".join(_short(p, named) for p in group[:per_page])
+        lines.append(f"{display_path(named)}: {len(group)} problems, the first {min(per_page, len(group))}: {first}")
+    lines.append(
+        f"{len(pages)} page(s) with problems, one line each, some with more than {per_page}: was the site built "
+        "by the generator alone? `nox -s docs` renders the pages first"
+    )
     return lines
+
+
+def _below(path: Path, folder: Path) -> bool:
+    return Path(path).resolve().is_relative_to(Path(folder).resolve())
+
+
+def _short(p: Problem, named: Path) -> str:
+    """``p`` without its details, its place cut to ``line N`` when it is in the file ``named``."""
+    if p.where.path != named:
+        return f"{p.where}: {p.what}"
+    return f"line {p.where.line}: {p.what}" if p.where.line else p.what
 
 
 def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path) -> tuple[list[Problem], int]:
@@ -246,7 +283,7 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
     problems += unrendered_claims(site_dir, root / "docs")
     problems += twin_problems(site_dir, root / "docs", ledger.verified_hashes(), load_executed(fences))
     broken = page_rule_problems(site_dir, root / "docs")
-    for line in grouped_report(problems + broken):
+    for line in grouped_report(problems + broken, docs=root / "docs", site=site_dir):
         print(line, file=sys.stderr)
     annotate(problems, "guard: not verified in this build")
     annotate(broken, "guard: page rule broken")

@@ -34,12 +34,18 @@ FENCE_CACHE = Path("build") / "cache" / "fences"
 _MAYBE_PYTHON_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*py", re.M)
 
 
-def fence_pages(docs: Path) -> list[Path]:
-    """The pages under ``docs`` that hold a top-level Python fence (absolute paths, sorted)."""
+def fence_pages(docs: Path) -> tuple[list[Path], list[Path]]:
+    """The pages under ``docs`` that hold a top-level Python fence (absolute paths, sorted), and
+    apart from them those of such pages with a code fence never closed, which are not run:
+    pytest would run the rest of the page as the fence's code and report a syntax error far
+    below the fault, while the render stage refuses the page at the fence's opening line."""
+    from verified_docs.render.directive import fences_closed
     from verified_docs.site.guard import page_fences  # markdown-it-py: the docs extra
 
-    candidates = [p for p in sorted(docs.rglob("*.md")) if _MAYBE_PYTHON_FENCE.search(p.read_text(encoding="utf-8"))]
-    return sorted({f.path for page in candidates for f in page_fences(page)})
+    texts = {p: p.read_text(encoding="utf-8") for p in sorted(docs.rglob("*.md"))}
+    candidates = [p for p, text in texts.items() if _MAYBE_PYTHON_FENCE.search(text)]
+    pages = sorted({f.path for page in candidates for f in page_fences(page)})
+    return [p for p in pages if fences_closed(texts[p])], [p for p in pages if not fences_closed(texts[p])]
 
 
 FENCE_PLUGIN = "verified_docs.fences.plugin"
@@ -102,7 +108,7 @@ class Fences:
 
     def __init__(self, root: Path, *, force: bool) -> None:
         self.root, self.start = root, time.perf_counter()
-        self.pages = fence_pages(root / "docs")
+        self.pages, self.unclosed = fence_pages(root / "docs")
         context = _fence_context() if self.pages else ""
         self.keys = {page: _fence_page_key(root, page, context) for page in self.pages}
         self.runs: dict[Path, PageRun] = {}
@@ -198,8 +204,11 @@ class Fences:
         from verified_docs.site.guard import save_executed
 
         save_executed(self.root / FENCES, {x for run in self.runs.values() for x in run.executed})
+        for page in self.unclosed:  # the problem itself is the render stage's, printed once
+            print(f"[fences] {display_path(page)} not run: a fence on it is left open", flush=True)
         if not self.pages:
-            print("[fences] no page has a Python fence", flush=True)
+            if not self.unclosed:
+                print("[fences] no page has a Python fence", flush=True)
             return
         print(
             f"[fences] {len(self._futures)} page(s) run, {self.cached} unchanged since their fences passed; "

@@ -13,7 +13,7 @@ from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.ledger import Ledger
 from verified_docs.render.claim_parse import Claim, parse_claims
 from verified_docs.render.claim_record import Sentences
-from verified_docs.render.directive import find_directives
+from verified_docs.render.directive import Directive, find_directives
 from verified_docs.render.release_matrix import Matrix
 from verified_docs.scenario.records import Scenario
 
@@ -81,21 +81,35 @@ def valid_names(names: list[str] | tuple[str, ...], what: str) -> tuple[str, ...
 
 def scan_site(docs: Path) -> Site:
     """Read every page under ``docs`` for directives and source claims (see :class:`Site`).
-    Raises :class:`SourceError` for a malformed directive or claim on any page."""
+    Raises :class:`SourceError` with the problem of every page holding a malformed directive or
+    claim, or a code fence never closed, each once: every page's rendering needs this scan,
+    so the render stage reports these before it renders any page (not once per page)."""
     evidence: dict[str, list[str]] = {}
     matrix_page = sources_page = None
     sources: list[tuple[str, Claim]] = []
+    problems: list[Problem] = []
     for path in sorted(Path(docs).rglob("*.md")):
         rel, text = path.relative_to(docs).as_posix(), path.read_text(encoding="utf-8")
-        for d in find_directives(text, path):
+        directives: list[Directive] = []
+        claims: list[Claim] = []
+        try:
+            directives = find_directives(text, path)
+        except SourceError as e:
+            problems += e.problems
+        try:
+            claims = parse_claims(text, path) if "claim" in text else []
+        except SourceError as e:
+            problems += e.problems
+        for d in directives:
             if d.kind == "evidence":
                 evidence.setdefault(d.scenario, []).append(rel)
             elif d.kind == "matrix":
                 matrix_page = matrix_page or rel
             elif d.kind == "sources":
                 sources_page = sources_page or rel
-        if "claim" in text:
-            sources += [(rel, c) for c in parse_claims(text, path) if c.kind == "source"]
+        sources += [(rel, c) for c in claims if c.kind == "source"]
+    if problems:
+        raise SourceError(*problems)
     return Site({k: tuple(v) for k, v in evidence.items()}, matrix_page, sources_page, tuple(sources))
 
 

@@ -112,6 +112,15 @@ def fenced_lines(markdown: str) -> list[bool]:
     return out
 
 
+def fences_closed(markdown: str) -> bool:
+    """Whether every code fence of ``markdown`` is closed, by the rules of :func:`find_directives`
+    (which refuses a page whose fence is left open, at that fence's line)."""
+    fence: str | None = None
+    for line in markdown.splitlines():
+        _, fence = _fence_toggle(line, fence)
+    return fence is None
+
+
 @dataclass(frozen=True)
 class FencedBlock:
     """A code fence written in a page: the 1-based page ``line`` of its opening, its ``info``

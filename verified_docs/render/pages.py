@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from verified_docs import ledger as ledger_mod
-from verified_docs.errors import Problem, SourceError
+from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.files import write_atomic
 from verified_docs.render import release_matrix as matrix_mod
 from verified_docs.render import vendor
@@ -45,6 +45,7 @@ from verified_docs.render.diagram import render_diagrams
 from verified_docs.render.directive import Directive, find_directives, pages_by_scenario
 from verified_docs.render.edit_link import THEME_DIR, resolve_edit_uri, set_repository
 from verified_docs.render.evidence import render_evidence
+from verified_docs.render.includes import include_problems
 from verified_docs.render.install import render_install
 from verified_docs.render.matrix_table import render_matrix
 from verified_docs.render.resolve import resolve
@@ -117,6 +118,15 @@ def nav_titles(config: Any, docs: Path) -> dict[str, str]:
     return titles
 
 
+def snippet_bases(config: Any, root: Path) -> list[str]:
+    """pymdownx.snippets' base paths (:func:`snippet_base_paths`) as ``config`` (``mkdocs.yml``,
+    read) sets them for its ``markdown_extensions``."""
+    for ext in config.get("markdown_extensions") or ():
+        if hasattr(ext, "get") and SNIPPETS in ext:
+            return snippet_base_paths(ext[SNIPPETS], root)
+    return snippet_base_paths(None, root)
+
+
 def snippet_base_paths(options: Any, root: Path) -> list[str]:
     """pymdownx.snippets' ``base_path`` (a string or list; default ``["."]``) made absolute at
     ``root``. The extension makes relative entries absolute against the working directory, so
@@ -143,17 +153,25 @@ class Renderer:
     titles: dict[str, str]
     unmeasured: tuple[str, ...] = ()
     sentences: Sentences | None = None
+    snippet_bases: tuple[str, ...] = ()  # pymdownx.snippets' base paths, absolute (none: the root)
     _coverage: Any = field(default=None, repr=False)
     _claims: Context | None = field(default=None, repr=False)
     _pages: Any = field(default=None, repr=False)
 
     @classmethod
     def load(
-        cls, root: Path, ledger_path: Path, docs: Path, titles: dict[str, str], sentences: str = "check"
+        cls,
+        root: Path,
+        ledger_path: Path,
+        docs: Path,
+        titles: dict[str, str],
+        sentences: str = "check",
+        snippet_bases: list[str] | None = None,
     ) -> "Renderer":
         """Read the scenarios, the ledger, the matrix and the record of claimed sentences (used in
         the mode ``sentences``, one of :data:`~verified_docs.render.claim_record.MODES`), and
-        fetch or check the Mermaid script.
+        fetch or check the Mermaid script. ``snippet_bases``: pymdownx.snippets' base paths as
+        :func:`snippet_base_paths` gives them (default: the root).
         Raises :class:`SourceError` for a malformed scenario or record, :class:`FileNotFoundError` for
         a missing ledger, :class:`~verified_docs.render.vendor.VendorError` when the script cannot be had."""
         root = Path(root).resolve()
@@ -170,6 +188,7 @@ class Renderer:
             titles,
             tuple(n for n in scenarios if matrix is None or n not in matrix.scenarios),
             Sentences.load(root, sentences),
+            tuple(snippet_bases or snippet_base_paths(None, root)),
         )
 
     def pages_by_scenario(self) -> dict[str, list[str]]:
@@ -224,11 +243,15 @@ class Renderer:
         """``markdown`` (the page at ``page``, ``src_uri`` posix below ``docs``, starting at
         file line ``first_line``) with every claim swapped for its link and every directive
         line for its rendering, each block carrying its directive's marker. Raises
-        :class:`SourceError` at the page and line for an unknown, malformed or unverified
+        :class:`SourceError` at the page and line for an include line whose file is not there
+        (:mod:`~verified_docs.render.includes`, at the including file's line), an unknown, malformed or unverified
         example, a claim its evidence contradicts, or a claim left in the result; at the
         program's or the page's line for a code line wider than the page
         (:mod:`~verified_docs.render.code_width`)."""
         source = markdown
+        missing = include_problems(source, page, list(self.snippet_bases or (str(self.root),)), first_line)
+        if missing:
+            raise SourceError(*missing)
         # Claims first: their replacement keeps every line where it was, so the directives'
         # line numbers still name the page as written.
         markdown = render_claims(markdown, page, src_uri, self.claims())
@@ -362,7 +385,12 @@ def _rendered_docs(renderer: Renderer, docs: Path, out_docs: Path) -> tuple[dict
     """What ``out_docs`` must hold (path -> its bytes, or the file to copy them from): every
     page of ``docs`` rendered, every other file of it, and the files the site publishes; and
     the pages rendered (posix, below ``docs``). Raises :class:`SourceError` with every problem
-    of every page."""
+    of every page, each once: first those of the scan of all pages
+    (:func:`~verified_docs.render.claim_context.scan_site`), alone, since no page renders
+    without it."""
+    # Every page's claims need the scan of all pages: a malformed directive or claim, or an
+    # unclosed fence, is reported here once, not again by each page that needed the scan.
+    renderer.claims()
     wanted: dict[Path, bytes | Path] = {}
     pages: list[str] = []
     problems: list[Problem] = []
@@ -379,8 +407,12 @@ def _rendered_docs(renderer: Renderer, docs: Path, out_docs: Path) -> tuple[dict
         wanted[out_docs / rel] = text.encode("utf-8")
         pages.append(rel)
     if problems:
-        # Several examples, on several pages, may show one program: each of its lines once.
-        raise SourceError(*dict.fromkeys(problems))
+        # Several examples, on several pages, may show one program, and a file of docs/ may be a
+        # page and included by another: each fault once, as first found.
+        unique: dict[tuple[Location, str], Problem] = {}
+        for p in problems:
+            unique.setdefault((p.where, p.what), p)
+        raise SourceError(*unique.values())
     for site_path, source in renderer.published_files():
         wanted[out_docs / site_path] = source
     return wanted, pages
@@ -432,7 +464,7 @@ def render_tree(
     out_docs = out_dir / "docs"
     if out_docs == docs or docs in out_docs.parents or out_docs in docs.parents:
         raise ValueError(f"{out_docs}: the rendered tree may not overlap {docs}, which is written by hand")
-    renderer = Renderer.load(root, ledger_path, docs, nav_titles(config, docs), sentences)
+    renderer = Renderer.load(root, ledger_path, docs, nav_titles(config, docs), sentences, snippet_bases(config, root))
     try:
         wanted, pages = _rendered_docs(renderer, docs, out_docs)
     finally:

@@ -47,6 +47,7 @@ def _mkdocs(config: Path, site_dir: Path, strict: bool) -> None:
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
+    from pymdownx.snippets import SnippetMissingError
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
@@ -62,6 +63,12 @@ def _mkdocs(config: Path, site_dir: Path, strict: bool) -> None:
             loaded.plugins.on_shutdown()
     except MkDocsException as e:
         raise GeneratorFailed(f"mkdocs build --strict failed: {e}") from None
+    except SnippetMissingError as e:
+        # Raised through MkDocs, which logged the page it was reading just above; the render
+        # stage catches a missing file at its line first (render/includes.py), not a missing section.
+        raise GeneratorFailed(
+            f"mkdocs build --strict failed: pymdownx.snippets: {e} (the page is named above)"
+        ) from None
     finally:
         log.removeHandler(handler)
 

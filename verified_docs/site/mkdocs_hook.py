@@ -41,7 +41,11 @@ def on_config(config: Any) -> Any:
     docs = Path(config["docs_dir"])
     try:
         titles = nav_titles(load_config(config_file), docs)
-        _state["renderer"] = Renderer.load(root, ledger_path, docs, titles)
+        bases = snippet_base_paths(config["mdx_configs"].get(SNIPPETS), root)
+        _state["renderer"] = Renderer.load(root, ledger_path, docs, titles, snippet_bases=bases)
+        # The scan of every page that each page's rendering needs: its problems once, here,
+        # not as the error of whichever page MkDocs happens to read first.
+        _state["renderer"].claims()
     except (SourceError, FileNotFoundError, vendor.VendorError) as e:
         if isinstance(e, SourceError):
             annotate(e.problems, "bad input")

@@ -102,10 +102,10 @@ def _mismatch(where: Location, what: str, expected: Any, got: Any) -> Problem:
     return Problem(where, f"{what}: expected {expected}, got {got}")
 
 
-def check_exit(expect: Expect, obs: Observation, where: Location) -> list[Problem]:
-    """Exit code, timeout, flooding, undecodable output and stdin reads; stderr's tail goes
-    into the details."""
-    tail = tuple(obs.stderr.strip().splitlines()[-12:])
+def check_exit(expect: Expect, obs: Observation, where: Location, first: tuple[str, ...] = ()) -> list[Problem]:
+    """Exit code, timeout, flooding, undecodable output and stdin reads, at ``where``; the
+    details are ``first`` (where the crash came from) then stderr's tail."""
+    tail = (*first, *obs.stderr.strip().splitlines()[-12:])
     if obs.flooded:
         return [Problem(where, f"killed: its {obs.flooded} passed {MAX_CAPTURE_BYTES:,} bytes (flooding output?)")]
     if obs.timed_out:

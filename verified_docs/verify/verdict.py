@@ -9,12 +9,11 @@ and the cache need (output, line coverage, the run's story, imports, sleeps).
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verified_docs.errors import Location, Problem, SourceError, display_path
+from verified_docs.errors import Problem, SourceError, display_path
 from verified_docs.run import forkserver, line_coverage
 from verified_docs.run.languages import LANGUAGES, Language, environment, read_trace, worker_environment
 from verified_docs.run.mock_model import MockModel
@@ -22,6 +21,7 @@ from verified_docs.run.process import Completed, run_process
 from verified_docs.scenario.records import Program, Run, Scenario
 from verified_docs.scenario.sections import parse_sections
 from verified_docs.verify import golden, replies, timeline
+from verified_docs.verify.crash import crash_site
 from verified_docs.verify.evidence import Observation, check_evidence, check_exit, tool_results_shown
 
 
@@ -75,17 +75,6 @@ class RunVerdict:
         return "\n".join([head, *(str(p) for p in self.problems)])
 
 
-def _crash_location(program: Path, stderr: str, timed_out: bool) -> Location:
-    """Where the program failed: the innermost stack frame inside ``program``, else its first
-    line. A Python traceback lists the innermost frame last; faulthandler's dump before a
-    timeout kill lists it first."""
-    frames = re.findall(r'File "([^"]+)", line (\d+)', stderr)
-    for file_name, line in frames if timed_out else reversed(frames):
-        if Path(file_name).resolve() == program.resolve():
-            return Location(program, int(line))
-    return Location(program, 1)
-
-
 def section_problems(path: Path) -> list[Problem]:
     """Malformed section markers in a program or support file (unclosed, duplicated, stray)."""
     try:
@@ -127,7 +116,7 @@ def verify_run(
     except forkserver.ForkServerError as e:
         return _unrun(scenario, run, program, str(e), time.monotonic() - start)
     obs = _observation(run, done, mock, trace_path, language.traced)
-    problems = _problems(run, program, obs, mock, reply_swap)
+    problems = _problems(scenario.folder, run, program, obs, mock, reply_swap)
     # A flooded run's output is cut off: comparing it would only repeat the flood problem.
     # A variant's drift names no rewrite: update-outputs cannot fix an output that ignores the swap.
     fix_with = None if variant else scenario.name
@@ -193,10 +182,14 @@ def _observation(run: Run, done: Completed, mock: MockModel, trace_path: Path, t
 
 
 def _problems(
-    run: Run, program: Program, obs: Observation, mock: MockModel, reply_swap: dict[str, str] | None
+    folder: Path, run: Run, program: Program, obs: Observation, mock: MockModel, reply_swap: dict[str, str] | None
 ) -> list[Problem]:
-    """Every problem of the run but its golden output: exit, section markers, the mock's, evidence."""
-    problems = check_exit(run.expect, obs, _crash_location(program.path, obs.stderr, obs.timed_out))
+    """Every problem of the run but its golden output: exit, section markers, the mock's, evidence.
+    A failed exit is reported at the innermost line of the scenario's own files (``folder``)
+    that its traceback passes, a support module's too, with the exception and the callers
+    (:func:`~verified_docs.verify.crash.crash_site`)."""
+    site = crash_site(folder, program.path, obs.stderr, obs.timed_out)
+    problems = check_exit(run.expect, obs, site.where, site.details())
     problems += section_problems(program.path)
     problems += mock.problems()
     # In the reply pass, text is compared with the first pass (replies.compare), not the golden file.

@@ -1,0 +1,3 @@
+import settings
+
+print(settings.SETTINGS)

@@ -1,0 +1,83 @@
+"""A page's hand-written pymdownx.snippets include lines, followed into what they include: a
+missing file fails at the including file's line (render/includes.py), where pymdownx.snippets
+itself raises from inside the generator naming only the path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import markdown
+import pytest
+from pymdownx.snippets import SnippetMissingError
+
+from verified_docs.errors import Location
+from verified_docs.render.includes import include_problems
+
+
+def pymdownx_fails(text: str, root: Path) -> bool:
+    """Whether pymdownx.snippets itself (check_paths, as mkdocs.yml sets it) refuses ``text``."""
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"],
+        extension_configs={"pymdownx.snippets": {"base_path": [str(root)], "check_paths": True}},
+    )
+    try:
+        md.preprocessors["snippet"].run(text.splitlines())
+    except SnippetMissingError:
+        return True
+    return False
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "here.md").write_text("Here.\n")
+    (tmp_path / "parts" / "nested.md").write_text('First.\n--8<-- "parts/gone.md"\n')
+    (tmp_path / "parts" / "loop.md").write_text('--8<-- "parts/loop.md"\n')
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '--8<-- "parts/here.md"\n',
+        ';--8<-- "parts/gone.md"\n',  # escaped: shown, not included
+        '--8<-- ";parts/gone.md"\n',  # commented out
+        "--8<--\nparts/here.md\n\n--8<--\n",  # a block
+        '--8<-- "parts/loop.md"\n',  # includes itself: followed once
+        "No include here.\n",
+    ],
+    ids=["found", "escaped", "commented", "block", "loop", "none"],
+)
+def test_what_pymdownx_finds_is_no_problem(root: Path, text: str) -> None:
+    page = root / "docs" / "page.md"
+    assert include_problems(text, page, [str(root)]) == []
+    assert not pymdownx_fails(text, root)
+
+
+def test_a_missing_file_fails_at_the_pages_line(root: Path) -> None:
+    page = root / "docs" / "page.md"
+    text = '# Page\n\n--8<-- "parts/here.md"\n\n--8<-- "parts/gone.md"\n'
+    assert pymdownx_fails(text, root)
+    (problem,) = include_problems(text, page, [str(root)])
+    assert problem.where == Location(page, 5)
+    assert problem.what == "--8<-- includes 'parts/gone.md', which is not there"
+    assert problem.details == (f"pymdownx.snippets looks for it below {root}; fix the path or remove the line",)
+
+
+def test_a_missing_nested_include_names_the_including_file_and_line_and_its_page(root: Path) -> None:
+    page = root / "docs" / "page.md"
+    text = '---\ntitle: Page\n---\n# Page\n\n--8<-- "parts/nested.md"\n'
+    body = text.split("---\n", 2)[2]  # what MkDocs hands the hook: the page without front matter
+    assert pymdownx_fails(body, root)
+    (problem,) = include_problems(body, page, [str(root)], first_line=4)
+    assert problem.where == Location(root / "parts" / "nested.md", 2)
+    assert problem.what == "--8<-- includes 'parts/gone.md', which is not there"
+    assert problem.details[1] == f"included from {Location(page, 6)}"
+
+
+def test_a_missing_file_in_a_block_fails_at_its_line(root: Path) -> None:
+    page = root / "docs" / "page.md"
+    text = "--8<--\nparts/here.md\nparts/gone.md\n--8<--\n"
+    assert pymdownx_fails(text, root)
+    assert [p.where for p in include_problems(text, page, [str(root)])] == [Location(page, 3)]
