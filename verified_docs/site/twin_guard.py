@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 from pathlib import Path
+from typing import Sequence
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -36,19 +38,21 @@ _LEFT_MARKUP = re.compile(r"<!--|data-vd-|vd-claim")
 _LIST_LINK = re.compile(r"^- \[[^\]]*\]\(([^)\s]+)\)")
 
 
-def _tokens(text: str) -> list[Token]:
+@lru_cache(maxsize=128)
+def _tokens(text: str) -> tuple[Token, ...]:
     """CommonMark's block tokens of ``text``: an ``inline`` token keeps its paragraph's or
     heading's text unparsed (parsing it is most of the time a parse takes, and
-    :func:`_markup_left` needs only its code spans)."""
-    return MarkdownIt("commonmark").disable("inline").parse(text)
+    :func:`_markup_left` needs only its code spans). Memoised by the text (the author loop
+    guards every twin on every save; an unchanged one then costs no parse); read only."""
+    return tuple(MarkdownIt("commonmark").disable("inline").parse(text))
 
 
-def _code(tokens: list[Token]) -> list[tuple[int, str]]:
+def _code(tokens: Sequence[Token]) -> list[tuple[int, str]]:
     """(1-based line, text) of every code block: fenced or indented."""
     return [(t.map[0] + 1 if t.map else 0, t.content) for t in tokens if t.type in ("fence", "code_block")]
 
 
-def _markup_left(tokens: list[Token]) -> list[tuple[int, str]]:
+def _markup_left(tokens: Sequence[Token]) -> list[tuple[int, str]]:
     """(line, the text) of raw HTML, or text outside code spans, holding a comment, a marker or
     a claim's markup."""
     found = []
