@@ -11,14 +11,17 @@ A page's digest (:func:`page_digests`) covers:
 - what one page reads of the others (:func:`cross_page_digest`): every HTML comment of every
   page (its directives and claims: which page shows which scenario's evidence, the matrix, the
   contract, the cited sources) and every page's first heading (the titles tables link with);
-- each scenario the page names (its name anywhere in the page, so a directive, a claim or a
-  link; every scenario for a page holding the contract, the matrix or the sources list): the
-  digest of the scenario's files (:func:`~verified_docs.scenario.digest.content_digest`: the
-  programs a page includes, the golden outputs, ``scenario.yaml``) and the scenario's ledger
-  entries (what passed, the hashes, the stories diagrams draw, the lines that ran).
+- each scenario the page's directives and claims name (its name anywhere in an HTML comment
+  of the page; every scenario for a page holding the release matrix, whose rows count only
+  while their scenario's files are unchanged): the digest of the scenario's files
+  (:func:`~verified_docs.scenario.digest.content_digest`: the programs a page includes, the
+  golden outputs, ``scenario.yaml``) and the scenario's ledger entries (what passed, the
+  hashes, the stories diagrams draw, the lines that ran);
+- for a page holding the contract: every scenario's ``scenario.yaml`` (the rules each shows,
+  its title). A link to another page is resolved by the generator and reads nothing of it.
 
-Every part errs towards rendering again: a name that merely appears in prose counts, and a
-change to any comment of any page renders every page that holds a claim or directive again.
+Every part errs towards rendering again: a name anywhere in a comment counts, and a change to
+any comment of any page renders every page again.
 Not covered, because the author loop does not watch them (it says so): the machinery itself
 and the installed packages.
 """
@@ -34,8 +37,10 @@ from verified_docs.ledger import Ledger
 from verified_docs.scenario.digest import content_digest, files_under
 from verified_docs.scenario.records import Scenario
 
-# A page holding one of these reads every scenario (its table lists them all).
-_EVERY_SCENARIO = ("<!-- verified-contract", "<!-- verified-matrix", "<!-- verified-sources")
+# A page holding the matrix reads every scenario's files (a row counts while they are as
+# measured); one holding the contract, every scenario.yaml (the rules each shows).
+_MATRIX = "<!-- verified-matrix"
+_CONTRACT = "<!-- verified-contract"
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _HEADING = re.compile(r"^#\s+.*$", re.M)
 SHARED_FILES = ("mkdocs.yml", "pyproject.toml", "conftest.py")
@@ -66,11 +71,12 @@ def cross_page_digest(texts: dict[str, str]) -> str:
 
 
 def named_scenarios(text: str, scenarios: dict[str, Scenario]) -> list[str]:
-    """The scenarios ``text`` (a page) may read: every one whose name it holds, or all of them
-    when it holds the contract, the matrix or the cited-sources list."""
-    if any(d in text for d in _EVERY_SCENARIO):
+    """The scenarios ``text`` (a page) may read: every one whose name one of its HTML comments
+    (directives, claims) holds, or all of them when it holds the release matrix."""
+    if _MATRIX in text:
         return sorted(scenarios)
-    return sorted(name for name in scenarios if name in text)
+    comments = "\n".join(_COMMENT.findall(text))
+    return sorted(name for name in scenarios if name in comments)
 
 
 def scenario_digest(scenario: Scenario, ledger: Ledger) -> str:
@@ -94,5 +100,8 @@ def page_digests(root: Path, docs: Path, scenarios: dict[str, Scenario], ledger:
             if name not in per_scenario:
                 per_scenario[name] = scenario_digest(scenarios[name], ledger)
             h.update(f"{name}\0{per_scenario[name]}\0".encode())
+        if _CONTRACT in text:
+            for name in sorted(scenarios):
+                h.update(name.encode() + b"\0" + scenarios[name].yaml_path.read_bytes())
         out[rel] = h.hexdigest()
     return out

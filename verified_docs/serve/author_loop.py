@@ -132,7 +132,7 @@ class AuthorLoop:
     def cycle(self) -> Outcome:
         """Verify what changed, then render; never raises (a failure is the outcome's report)."""
         start = time.perf_counter()
-        verify_s = render_s = 0.0
+        verify_s = render_s = render_cpu_s = 0.0
         ran: dict[str, float] = {}
         built = None
         with _captured_stderr() as printed:
@@ -144,11 +144,12 @@ class AuthorLoop:
                 ran = verified.ran()
                 verified.report_failures()
                 verified.raise_if_failed()
-                rendered = time.perf_counter()
+                rendered, cpu = time.perf_counter(), time.process_time()
                 try:
                     built = self.render(self.root, self.served)
                 finally:
                     render_s = time.perf_counter() - rendered
+                    render_cpu_s = time.process_time() - cpu
                 ok = True
             except SourceError as e:
                 print(e, file=sys.stderr)
@@ -169,6 +170,7 @@ class AuthorLoop:
             finished=now(),
             pages_rendered=len(getattr(built, "rendered", ())),
             pages_built=getattr(built, "built", 0),
+            render_cpu_s=round(render_cpu_s, 3),
         )
 
 

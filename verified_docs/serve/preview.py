@@ -91,7 +91,9 @@ class Outcome:
     seconds each scenario that ran this cycle took (the others were answered from the result
     cache); ``verify_s``, ``render_s``, ``total_s``: wall seconds of the cycle's parts;
     ``pages_rendered`` and ``pages_built``: the pages the render stage and the generator made
-    again (:mod:`~verified_docs.serve.incremental`; the others were kept)."""
+    again (:mod:`~verified_docs.serve.incremental`; the others were kept); ``render_cpu_s``:
+    CPU seconds the serve process spent building them (render, generator, guard, copy), which
+    other processes' load does not stretch as it stretches wall time."""
 
     ok: bool
     report: str = ""
@@ -102,6 +104,7 @@ class Outcome:
     finished: str = ""  # local wall clock, HH:MM:SS
     pages_rendered: int = 0
     pages_built: int = 0
+    render_cpu_s: float = 0.0
 
 
 class LoopState:
@@ -144,7 +147,7 @@ class LoopState:
     def snapshot(self) -> dict:
         """JSON-ready: ``epoch``, ``busy``, ``ok`` (None before the first cycle), ``report``,
         ``reverified``, ``verify_s``, ``render_s``, ``total_s``, ``pages_rendered``,
-        ``pages_built``, ``passed_at``."""
+        ``pages_built``, ``render_cpu_s``, ``passed_at``."""
         with self._cond:
             o = self.outcome
             return {
@@ -158,6 +161,7 @@ class LoopState:
                 "total_s": o.total_s if o else 0.0,
                 "pages_rendered": o.pages_rendered if o else 0,
                 "pages_built": o.pages_built if o else 0,
+                "render_cpu_s": o.render_cpu_s if o else 0.0,
                 "passed_at": self.passed_at,
             }
 

@@ -60,38 +60,46 @@ CACHES = (Path("build") / "cache",)
 # `main` just before the production chapter: the verify stage may grow past it by no
 # more than the added programs' own work spread over the machine's cores.
 CHAPTER_BASE = "17502ea"
-# The author loop's edits: one line of one snippet's shown section, which the page shows, and
-# one line of prose of that page (no claim in its sentence).
-LOOP_SCENARIO = "suspension/approval-gate"
-LOOP_PAGE = "suspension/approval-gate/"
+# The author loop's edits: one comment line of one snippet's shown section, which its page
+# shows, and one line of prose of a page (no claim in its sentence). The snippet's scenario is
+# one no `matrix:` claim cites: any edit of its files makes its matrix row stale, and such a
+# claim then fails the cycle, as it should.
+LOOP_SCENARIO = "suspension/push-the-link-first"
 
 
 @dataclass(frozen=True)
 class LoopEdit:
-    """A one-line edit the author loop is timed on: in ``file``, ``line`` becomes ``edited(i)``
-    on the i-th save (a text not seen before, so no cache answers it), which the served
-    :data:`LOOP_PAGE` must then show; ``target_s``: the most a save may take."""
+    """A one-line edit the author loop is timed on: in ``file``, the one ``line`` holding
+    ``word`` gets ``(edit i)`` in its place on the i-th save (a text not seen before, so no
+    cache answers it; no longer, so a code line stays within 80 characters), which the served
+    ``page`` must then show; ``target_s``: the most a save may take."""
 
     name: str
     file: Path
     line: str
+    word: str
+    page: str
     target_s: float
 
     def edited(self, i: int) -> str:
-        return self.line.replace(" so ", f" (edit {i}) so ", 1)
+        return self.line.replace(self.word, f"(edit {i})", 1)
 
 
 LOOP_EDITS = (
     LoopEdit(
         "snippet",
-        Path("snippets/suspension/approval-gate/approval_gate.py"),
-        "# First call: nothing has been approved yet, so suspend with a Request.",
+        Path("snippets/suspension/push-the-link-first/push_the_link.py"),
+        "    # Stand-in for the user: they open the link and log in a moment later.",
+        "a moment",
+        "suspension/push-the-link-first/",
         1.0,
     ),
     LoopEdit(
         "prose",
         Path("docs/suspension/approval-gate.md"),
         "to act until a reviewer approves, and the reviewer is reachable while the run is going, so the",
+        "reachable",
+        "suspension/approval-gate/",
         2.0,
     ),
 )
@@ -315,8 +323,8 @@ def save_to_reload(
                     start = time.perf_counter()
                     (copy / e.file).write_text(texts[e.name].replace(e.line, line), encoding="utf-8")
                     state = _cycle_after(url, proc, lines, epoch, timeout_s)
-                    if f"(edit {i + 1})" not in _get(url + LOOP_PAGE):
-                        raise RuntimeError(f"{url}{LOOP_PAGE} does not show the edited line after the reload")
+                    if f"(edit {i + 1})" not in _get(url + e.page):
+                        raise RuntimeError(f"{url}{e.page} does not show the edited line after the reload")
                     got[e.name][0].append(time.perf_counter() - start)
                     got[e.name][1].append(state)
                     epoch = state["epoch"]
@@ -345,7 +353,10 @@ def author_loop_figures(root: Path, repeats: int, env: dict[str, str], generator
                 f"save to reloaded page, {generator:<8} {edit.name:<7} {_stats(samples)}  "
                 f"(serve on a copy; until the reload answer and the page holds the line)"
             )
-            parts = [f"verify {st['verify_s']:.2f}s + render {st['render_s']:.2f}s" for st in states]
+            parts = [
+                f"verify {st['verify_s']:.2f}s + render {st['render_s']:.2f}s ({st['render_cpu_s']:.2f}s CPU)"
+                for st in states
+            ]
             print(
                 f"  pages rendered, built per save: {', '.join(f'{r}, {b}' for r, b in pages)}; its cycles, as the "
                 f"server timed them: {'; '.join(parts)}"
