@@ -247,13 +247,14 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
     from verified_docs.site.twin_guard import twin_problems
 
     ledger = ledger_mod.load(ledger_path)
-    problems, checked = check_site(site_dir, root / "docs", ledger.verified_hashes(), load_executed(fences))
+    verified, executed = ledger.verified_hashes(), load_executed(fences)  # each read once: both checks use them
+    problems, checked = check_site(site_dir, root / "docs", verified, executed)
     problems += published_source_problems(site_dir, ledger.passed_files())
     problems += api_reference_problems(site_dir, root / "docs", installed_package_dir())
     problems += code_link_problems(site_dir)
     problems += directive_problems(site_dir, root / "docs")
     problems += unrendered_claims(site_dir, root / "docs")
-    problems += twin_problems(site_dir, root / "docs", ledger.verified_hashes(), load_executed(fences))
+    problems += twin_problems(site_dir, root / "docs", verified, executed)
     broken = page_rule_problems(site_dir, root / "docs")
     for line in grouped_report(problems + broken):
         print(line, file=sys.stderr)
