@@ -18,9 +18,9 @@ def files(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
 
 
-def fresh_site(project: Path, into: str) -> dict[str, bytes]:
+def fresh_site(project: Path, into: str, generator: str = "mkdocs") -> dict[str, bytes]:
     """Every page of ``project`` rendered and built by a new session, in a folder of its own."""
-    site = IncrementalSite(project)
+    site = IncrementalSite(project, generator)
     site.out = project / "build" / into
     try:
         built = site.build(project / "build" / f"{into}-served", discover_project(project))
@@ -66,3 +66,25 @@ def test_an_incremental_build_is_the_full_build(
     finally:
         loop.site.close()
     assert served == fresh_site(project, "fresh"), "the served site differs from a full build of the same files"
+
+
+def test_under_zensical_the_kept_twins_survive_its_clean_build(tmp_path: Path) -> None:
+    # Zensical builds every page on every save, into a cleaned folder: the twins of the pages
+    # that did not change are kept from the last build and must be written back.
+    project = make_project(tmp_path / "project")
+    loop = AuthorLoop(project, generator="zensical")
+    try:
+        assert loop.cycle().ok
+        other = project / "docs" / "other.md"
+        other.write_text(other.read_text(encoding="utf-8").replace("No example", "Still no example"), encoding="utf-8")
+        after = loop.cycle()
+        assert after.ok, after.report
+        assert (after.pages_rendered, after.pages_built) == (1, 2), "one page rendered, Zensical builds both"
+        served = project / "build" / "serve" / "site"
+        assert "Still no example" in (served / "other" / "index.html.md").read_text(encoding="utf-8")
+        assert (served / "index.html.md").is_file(), "the unchanged page's twin is gone"
+    finally:
+        loop.site.close()
+    fresh = fresh_site(project, "fresh", "zensical")
+    twins = {k: v for k, v in files(served).items() if k.endswith(".md") or k.startswith("llms")}
+    assert twins == {k: v for k, v in fresh.items() if k.endswith(".md") or k.startswith("llms")}

@@ -84,10 +84,10 @@ class IncrementalSite:
                 root, self.out, report=False, only=None if full else frozenset(changed), scenarios=found
             )
             built_pages = self._generate(tree, full, changed)
-            self._digests = digests
             pages = None if built_pages is None else {self._html(tree, p) for p in built_pages}
             pipeline.link_code(tree, pages)
             self._twin(tree, None if full else changed)
+            self._digests = digests  # the rendered tree, the HTML and the twins all hold these inputs
             pipeline.guard(root, tree.site_dir)
         finally:
             fences.stop()
@@ -116,7 +116,11 @@ class IncrementalSite:
             if full or structural or not session.loaded:
                 session.full()
                 return None
-            return set(session.pages(changed))
+            try:
+                return set(session.pages(changed))
+            except KeyError:  # a page the loaded build lacks: build them all
+                session.full()
+                return None
         except GeneratorFailed as e:
             raise StageFailed(str(e)) from None
 

@@ -168,6 +168,9 @@ def write_llm_files(
     again = set(pages) if rewrite is None else {p for p in pages if p in set(rewrite) or p not in kept}
     made = {t.src_uri: t for t in write_twins(docs_dir, site_dir, tuple(p for p in pages if p in again), config)}
     twins = {uri: made[uri] if uri in again else kept[uri] for uri in pages}
+    for uri in set(pages) - again:  # a generator that cleaned the site (Zensical) removed them
+        if not (site_dir / twins[uri].twin).is_file():
+            write_atomic(site_dir / twins[uri].twin, twins[uri].text)
     index = llms_txt(config, twins)
     order = [uri for _, entries in nav_sections(config.get("nav"), tuple(twins)) for _, uri in entries]
     ordered = [twins[uri] for uri in dict.fromkeys(order) if uri in twins]
