@@ -38,38 +38,17 @@ from typing import Callable, Iterator
 from verified_docs import build as pipeline
 from verified_docs import cache as cache_mod
 from verified_docs.errors import SourceError, StageFailed, display_path
-from verified_docs.fences.stage import Fences
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.scenario.load import discover_project
 from verified_docs.serve.incremental import IncrementalSite
 from verified_docs.serve.preview import LoopState, Outcome, make_server, now, url_of
 from verified_docs.site.generator import GENERATORS
-from verified_docs.site.publish import swap_in
 from verified_docs.verify_stage import Verified, verify_and_record
 
 WATCHED_DIRS = ("snippets", "examples", "rules", "docs")
 WATCHED_FILES = ("mkdocs.yml", "pyproject.toml", "conftest.py")
 SERVED = Path("build") / "serve" / "site"
-RENDERED = Path("build") / "serve" / "rendered"
 DEFAULT_ADDR = "127.0.0.1:8000"
-
-
-def render_site(root: Path, served: Path, generator: str = pipeline.DEFAULT_GENERATOR) -> None:
-    """Build every page from the verified results and replace ``served`` with them, through the
-    stages of :mod:`verified_docs.build` (what the loop did on every save before it built only
-    the changed pages; kept for a check of the incremental build against it): the docs' Python fences (:class:`~verified_docs.fences.stage.Fences`), the render
-    stage (into ``build/serve/rendered``, apart from the build's own tree), ``generator`` and the
-    guard, then :func:`~verified_docs.site.publish.swap_in`. Raises :class:`~verified_docs.errors.StageFailed` (details printed
-    to stderr) or :class:`SourceError`; ``served`` is untouched then."""
-    fences = Fences(root, force=False)
-    try:
-        fences.finish()
-        tree = pipeline.render(root, root / RENDERED, report=False)
-        pipeline.generate(generator, tree)
-        pipeline.guard(root, tree.site_dir)
-    finally:
-        fences.stop()
-    swap_in(tree.site_dir, served)
 
 
 class _Tee(io.TextIOBase):
