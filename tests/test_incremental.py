@@ -88,3 +88,69 @@ def test_under_zensical_the_kept_twins_survive_its_clean_build(tmp_path: Path) -
     fresh = fresh_site(project, "fresh", "zensical")
     twins = {k: v for k, v in files(served).items() if k.endswith(".md") or k.startswith("llms")}
     assert twins == {k: v for k, v in fresh.items() if k.endswith(".md") or k.startswith("llms")}
+
+
+TRICKY = """# Site
+
+> head
+
+```python
+print("a")
+
+# not a heading: inside a fence
+
+x = 1
+```
+
+# First
+
+<!--
+# not a heading: inside a comment
+
+-->
+
+    indented code
+
+# Second
+
+- a list
+
+  ```
+  # in a list's fence
+
+  ```
+
+~~~~
+```
+# inside a tilde fence
+````
+~~~~
+
+<pre>
+
+# inside pre
+
+</pre>
+
+# Third
+"""
+
+
+@pytest.mark.parametrize("case", ["tricky", "built"])
+def test_llms_full_parsed_in_parts_gives_the_blocks_of_a_whole_parse(case: str, request) -> None:
+    from verified_docs.site.twin_guard import _code, _tokens, code_blocks_in_parts, part_starts
+
+    if case == "tricky":
+        text = TRICKY
+        assert [text.split("\n")[i] for i in part_starts(text.split("\n"))] == [
+            "# Site",
+            "# First",
+            "# Second",
+            "# Third",
+        ]
+    else:
+        site = request.getfixturevalue("built_site")  # the whole site, as the build makes it
+        assert site.returncode == 0, site.output[-3000:]
+        text = (site.site / "llms-full.txt").read_text(encoding="utf-8")
+        assert len(part_starts(text.split("\n"))) > 10, "a part per twin"
+    assert code_blocks_in_parts(text) == _code(_tokens(text))
