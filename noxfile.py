@@ -174,11 +174,12 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def serve(session: nox.Session) -> None:
-    """Preview the site at http://127.0.0.1:8000 and verify again on every save (`-- -a HOST:PORT` for another address).
+    """Preview the site at http://127.0.0.1:8000 and verify again on every save (`-- -a HOST:PORT` for another address, `-- --generator zensical`).
 
     Watches snippets/, examples/, rules/ and docs/: only the scenarios whose inputs changed run
-    again (the result cache answers the rest); a failure is shown on every page until fixed."""
-    _install(session, "--extra", "docs")
+    again (the result cache answers the rest), and only the pages whose inputs changed are built
+    again; a failure is shown on every page until fixed."""
+    _install(session, "--extra", "docs", *(("--extra", "zensical") if _wants_zensical(session.posargs) else ()))
     session.run("python", "-m", "verified_docs", "serve", *session.posargs, env=QUIET_MKDOCS)
 
 
@@ -419,8 +420,9 @@ def _locked_versions(path: Path) -> dict[str, str]:
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Print benchmark figures side by side from one run (medians, min, max) against the speed targets
-    (`-- author-loop`: only the author loop's save-to-reloaded-page figure)."""
-    _install(session, "--extra", "docs", "--group", "ci")  # it times `nox -s docs` itself
+    (`-- author-loop [mkdocs|zensical]`: only the author loop's save-to-reloaded-page figures, snippet and prose edit)."""
+    # It times `nox -s docs` itself, and the author loop under both generators.
+    _install(session, "--extra", "docs", "--extra", "zensical", "--group", "ci")
     session.run("python", "-m", "verified_docs.tools.bench", *session.posargs, env=QUIET_MKDOCS)
 
 

@@ -40,6 +40,7 @@ def test_a_save_re_verifies_what_changed_and_reloads_the_page(project: Path) -> 
         first = served.next_epoch(0)
         assert first["ok"] is True, served.printed()
         assert list(first["reverified"]) == [NAME]
+        assert (first["pages_rendered"], first["pages_built"]) == (2, 2), "the first cycle builds every page"
         status, page = served.get("")
         assert status == 200 and OLD_COMMENT in page and BANNER_ID not in page
         assert "window.vdServeEpoch = 1;" in page  # the reload script, with the epoch served
@@ -48,6 +49,7 @@ def test_a_save_re_verifies_what_changed_and_reloads_the_page(project: Path) -> 
         after = served.next_epoch(1)
         assert after["ok"] is True, served.printed()
         assert list(after["reverified"]) == [NAME], "the edited scenario is verified again"
+        assert (after["pages_rendered"], after["pages_built"]) == (1, 1), "only the page showing it is built again"
         status, page = served.get("")
         assert status == 200 and NEW_COMMENT in page and OLD_COMMENT not in page
         assert "window.vdServeEpoch = 2;" in page and BANNER_ID not in page
@@ -59,6 +61,7 @@ def test_a_save_re_verifies_what_changed_and_reloads_the_page(project: Path) -> 
         edit(project / "docs" / "other.md", "No example", "Still no example")
         after = served.next_epoch(2)
         assert after["ok"] is True and after["reverified"] == {}, served.printed()
+        assert (after["pages_rendered"], after["pages_built"]) == (1, 1), "only the edited page is built again"
         assert "Still no example on this page." in served.get("other/")[1]
         assert "re-verified: none; render" in served.printed()
 

@@ -103,10 +103,10 @@ _warning_annotations = _WarningAnnotations()
 
 
 @_stage("render")
-def render(root: Path, out: Path | None = None, *, report: bool = True):
+def render(root: Path, out: Path | None = None, *, report: bool = True, only=None, scenarios=None):
     """Render ``docs/`` with this build's ledger into ``out`` (default ``build/rendered/``; the
-    site goes to ``out/site``; see :func:`~verified_docs.render.pages.render_tree`), printing a
-    line with what was written unless ``report`` is False. Claimed sentences are compared with
+    site goes to ``out/site``; see :func:`~verified_docs.render.pages.render_tree`, which takes
+    ``only`` and ``scenarios``), printing a line with what was written unless ``report`` is False. Claimed sentences are compared with
     their record, and new ones recorded, outside CI; under CI one without a record fails
     (:mod:`~verified_docs.render.claim_record`). Raises :class:`SourceError` at every
     page and line that cannot be rendered, :class:`StageFailed` when the Mermaid script cannot be had."""
@@ -116,7 +116,15 @@ def render(root: Path, out: Path | None = None, *, report: bool = True):
 
     out = root / RENDERED if out is None else out
     try:
-        tree = render_tree(root, root / ledger_mod.DEFAULT_LEDGER, out, out / "site", sentences=mode_for_build())
+        tree = render_tree(
+            root,
+            root / ledger_mod.DEFAULT_LEDGER,
+            out,
+            out / "site",
+            sentences=mode_for_build(),
+            only=only,
+            scenarios=scenarios,
+        )
     except vendor.VendorError as e:
         raise StageFailed(str(e)) from None
     if not report:
@@ -165,13 +173,14 @@ def generate(generator: str, tree) -> None:
     markdown_twins(tree)
 
 
-def link_code(tree) -> str:
-    """Link the toolnexus names of the programs in ``tree``'s built site to their reference
+def link_code(tree, pages=None) -> str:
+    """Link the toolnexus names of the programs in ``tree``'s built site (only in the built
+    pages ``pages``, when given) to their reference
     entries (:func:`~verified_docs.site.code_links.link_site`, from the ledger ``tree`` was
     rendered from), whichever generator built it; the line saying what it did is printed and returned."""
     from verified_docs.site.code_links import link_site
 
-    report = link_site(tree.site_dir, ledger_mod.load(tree.ledger), tree.root)
+    report = link_site(tree.site_dir, ledger_mod.load(tree.ledger), tree.root, pages)
     line = (
         f"links: {report.links} toolnexus name(s) linked to the API reference in {report.blocks} of "
         f"{report.programs} program block(s), on {report.pages} page(s)"
@@ -275,13 +284,14 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
     from verified_docs.site.twin_guard import twin_problems
 
     ledger = ledger_mod.load(ledger_path)
-    problems, checked = check_site(site_dir, root / "docs", ledger.verified_hashes(), load_executed(fences))
+    verified, executed = ledger.verified_hashes(), load_executed(fences)  # each read once: both checks use them
+    problems, checked = check_site(site_dir, root / "docs", verified, executed)
     problems += published_source_problems(site_dir, ledger.passed_files())
     problems += api_reference_problems(site_dir, root / "docs", installed_package_dir())
     problems += code_link_problems(site_dir)
     problems += directive_problems(site_dir, root / "docs")
     problems += unrendered_claims(site_dir, root / "docs")
-    problems += twin_problems(site_dir, root / "docs", ledger.verified_hashes(), load_executed(fences))
+    problems += twin_problems(site_dir, root / "docs", verified, executed)
     broken = page_rule_problems(site_dir, root / "docs")
     for line in grouped_report(problems + broken, docs=root / "docs", site=site_dir):
         print(line, file=sys.stderr)

@@ -21,11 +21,13 @@ the hand-written ``docs/`` is only read.
 
 from __future__ import annotations
 
+import copy
 import fnmatch
 import io
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -68,18 +70,26 @@ def _yaml() -> Any:
 
 
 def load_config(path: Path) -> Any:
-    """``mkdocs.yml`` as a ruamel.yaml round-trip mapping (tags and comments kept). Raises
+    """``mkdocs.yml`` as a ruamel.yaml round-trip mapping (tags and comments kept), a copy of
+    its own (the caller may change it). Raises
     :class:`SourceError` at the file (and line, where the parser says) when it is not YAML."""
+    text = Path(path).read_text(encoding="utf-8")
+    return copy.deepcopy(_parsed_config(str(path), text))
+
+
+@lru_cache(maxsize=8)
+def _parsed_config(path: str, text: str) -> Any:
+    """:func:`load_config` of ``text`` (the file at ``path``), memoised: ruamel.yaml's round
+    trip costs a tenth of a second, and the author loop reads the same file twice per save."""
     from ruamel.yaml import YAMLError
 
     try:
-        with open(path, encoding="utf-8") as f:
-            data = _yaml().load(f)
+        data = _yaml().load(text)
     except YAMLError as e:
         mark = getattr(e, "problem_mark", None)
-        raise SourceError.at(path, mark.line + 1 if mark else 0, f"not readable as YAML: {e}") from None
+        raise SourceError.at(Path(path), mark.line + 1 if mark else 0, f"not readable as YAML: {e}") from None
     if not hasattr(data, "get"):
-        raise SourceError.at(path, 0, "expected a mapping of settings")
+        raise SourceError.at(Path(path), 0, "expected a mapping of settings")
     return data
 
 
@@ -167,26 +177,28 @@ class Renderer:
         titles: dict[str, str],
         sentences: str = "check",
         snippet_bases: list[str] | None = None,
+        scenarios: list[Scenario] | None = None,
     ) -> "Renderer":
-        """Read the scenarios, the ledger, the matrix and the record of claimed sentences (used in
+        """Read the scenarios (unless given: ``scenarios``, as the verify stage discovered them),
+        the ledger, the matrix and the record of claimed sentences (used in
         the mode ``sentences``, one of :data:`~verified_docs.render.claim_record.MODES`), and
         fetch or check the Mermaid script. ``snippet_bases``: pymdownx.snippets' base paths as
         :func:`snippet_base_paths` gives them (default: the root).
         Raises :class:`SourceError` for a malformed scenario or record, :class:`FileNotFoundError` for
         a missing ledger, :class:`~verified_docs.render.vendor.VendorError` when the script cannot be had."""
         root = Path(root).resolve()
-        scenarios = {s.name: s for s in discover_project(root)}
+        by_name = {s.name: s for s in (discover_project(root) if scenarios is None else scenarios)}
         matrix_path = root / matrix_mod.MATRIX_FILE
-        matrix = matrix_mod.load(matrix_path).current(scenarios) if matrix_path.is_file() else None
+        matrix = matrix_mod.load(matrix_path).current(by_name) if matrix_path.is_file() else None
         return cls(
             root,
             Path(docs).resolve(),
-            scenarios,
+            by_name,
             ledger_mod.load(ledger_path),
             matrix,
             vendor.ensure(vendor.MERMAID, root),
             titles,
-            tuple(n for n in scenarios if matrix is None or n not in matrix.scenarios),
+            tuple(n for n in by_name if matrix is None or n not in matrix.scenarios),
             Sentences.load(root, sentences),
             tuple(snippet_bases or snippet_base_paths(None, root)),
         )
@@ -320,7 +332,10 @@ class RenderedTree:
     sentence saying where the edit links point (or why there are none), and the scenarios the
     release matrix has not measured as their files are now (``unmeasured``); the ``ledger`` and
     ``root`` it rendered from; how many claimed sentences were recorded (``recorded``), and the
-    records whose claim is gone (``stale``: page, key)."""
+    records whose claim is gone (``stale``: page, key); the pages rendered this time
+    (``rendered``; the others of ``pages`` kept what an earlier render wrote, see
+    :func:`render_tree`'s ``only``), and the files of ``docs_dir`` written or removed
+    (``changed``, posix below it)."""
 
     docs_dir: Path
     config: Path
@@ -334,6 +349,8 @@ class RenderedTree:
     root: Path | None = None
     recorded: int = 0
     stale: tuple[tuple[str, str], ...] = ()
+    rendered: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
 
 
 def _put(path: Path, data: bytes) -> bool:
@@ -381,24 +398,33 @@ def generated_config(config: Any, root: Path, docs_dir: Path, site_dir: Path, co
     return config, edit_links
 
 
-def _rendered_docs(renderer: Renderer, docs: Path, out_docs: Path) -> tuple[dict[Path, bytes | Path], list[str]]:
+def _rendered_docs(
+    renderer: Renderer, docs: Path, out_docs: Path, only: frozenset[str] | None = None
+) -> tuple[dict[Path, bytes | Path], list[str], list[str]]:
     """What ``out_docs`` must hold (path -> its bytes, or the file to copy them from): every
-    page of ``docs`` rendered, every other file of it, and the files the site publishes; and
-    the pages rendered (posix, below ``docs``). Raises :class:`SourceError` with every problem
-    of every page, each once: first those of the scan of all pages
-    (:func:`~verified_docs.render.claim_context.scan_site`), alone, since no page renders
-    without it."""
+    page of ``docs`` rendered (only those in ``only``, when given, that ``out_docs`` already
+    holds: the others keep their rendered file), every other file of it, and the files the
+    site publishes; the pages (posix, below ``docs``), and those rendered this time. Raises
+    :class:`SourceError` with every problem of every page rendered, each once: first those of
+    the scan of all pages (:func:`~verified_docs.render.claim_context.scan_site`), alone,
+    since no page renders without it."""
     # Every page's claims need the scan of all pages: a malformed directive or claim, or an
     # unclosed fence, is reported here once, not again by each page that needed the scan.
     renderer.claims()
     wanted: dict[Path, bytes | Path] = {}
     pages: list[str] = []
+    rendered: list[str] = []
     problems: list[Problem] = []
     for path in sorted(p for p in docs.rglob("*") if p.is_file()):
         rel = path.relative_to(docs).as_posix()
         if path.suffix != ".md":
             wanted[out_docs / rel] = path
             continue
+        if only is not None and rel not in only and (out_docs / rel).is_file():
+            wanted[out_docs / rel] = out_docs / rel  # rendered earlier from the same inputs
+            pages.append(rel)
+            continue
+        rendered.append(rel)
         try:
             text = renderer.render_page(path.read_text(encoding="utf-8-sig"), path, rel)
         except SourceError as e:
@@ -415,22 +441,25 @@ def _rendered_docs(renderer: Renderer, docs: Path, out_docs: Path) -> tuple[dict
         raise SourceError(*unique.values())
     for site_path, source in renderer.published_files():
         wanted[out_docs / site_path] = source
-    return wanted, pages
+    return wanted, pages, rendered
 
 
-def _write_tree(wanted: dict[Path, bytes | Path], out_docs: Path) -> tuple[int, int]:
+def _write_tree(wanted: dict[Path, bytes | Path], out_docs: Path) -> tuple[list[Path], list[Path]]:
     """Make ``out_docs`` hold exactly ``wanted`` (see :func:`_rendered_docs`): write each file
     whose bytes differ, remove files of an earlier render and the folders left empty. Returns
-    (files written, files removed)."""
-    written = 0
-    for target, content in wanted.items():
-        written += _put(target, content if isinstance(content, bytes) else content.read_bytes())
-    removed = 0
+    the files written and the files removed."""
+    written = [
+        target
+        for target, content in wanted.items()
+        if (content != target or not isinstance(content, Path))
+        and _put(target, content if isinstance(content, bytes) else content.read_bytes())
+    ]
+    removed = []
     if out_docs.is_dir():
         for path in sorted(out_docs.rglob("*"), reverse=True):
             if path.is_file() and path not in wanted:
                 path.unlink()
-                removed += 1
+                removed.append(path)
             elif path.is_dir() and not any(path.iterdir()):
                 path.rmdir()
     return written, removed
@@ -443,6 +472,8 @@ def render_tree(
     site_dir: Path,
     config_path: Path | None = None,
     sentences: str = "check",
+    only: frozenset[str] | None = None,
+    scenarios: list[Scenario] | None = None,
 ) -> RenderedTree:
     """Render the project at ``root`` (its ``mkdocs.yml``, or ``config_path``) into ``out_dir``:
     ``out_dir/docs/`` and ``out_dir/mkdocs.yml`` building into ``site_dir`` (see the module
@@ -450,7 +481,11 @@ def render_tree(
     earlier render that this one does not make are removed, so the tree is exactly this build's.
     Claimed sentences are compared with ``rules/claimed-sentences.json`` in the mode
     ``sentences`` (:data:`~verified_docs.render.claim_record.MODES`); in mode ``record`` the
-    sentences recorded are written to it, even when a page fails.
+    sentences recorded are written to it, even when a page fails. ``only`` (pages, posix
+    below ``docs/``) renders just those, where ``out_dir`` holds every other page from an
+    earlier render of the same inputs (:mod:`~verified_docs.render.page_inputs` says which);
+    a page it does not hold yet is rendered too. ``scenarios``: the project's, as the verify
+    stage discovered them (default: discovered again).
 
     Raises :class:`SourceError` naming the page and line for any directive or claim that cannot
     be rendered (every problem of every page, not only the first), or ``mkdocs.yml`` that
@@ -464,13 +499,16 @@ def render_tree(
     out_docs = out_dir / "docs"
     if out_docs == docs or docs in out_docs.parents or out_docs in docs.parents:
         raise ValueError(f"{out_docs}: the rendered tree may not overlap {docs}, which is written by hand")
-    renderer = Renderer.load(root, ledger_path, docs, nav_titles(config, docs), sentences, snippet_bases(config, root))
+    renderer = Renderer.load(
+        root, ledger_path, docs, nav_titles(config, docs), sentences, snippet_bases(config, root), scenarios
+    )
     try:
-        wanted, pages = _rendered_docs(renderer, docs, out_docs)
+        wanted, pages, rendered = _rendered_docs(renderer, docs, out_docs, only)
     finally:
         if renderer.sentences is not None:
             renderer.sentences.save()
     written, removed = _write_tree(wanted, out_docs)
+    changed = tuple(p.relative_to(out_docs).as_posix() for p in written + removed)
     site_dir = Path(site_dir).resolve()
     if out_dir not in site_dir.parents:
         raise ValueError(f"{site_dir}: the site must be built inside {out_dir} (Zensical builds only there)")
@@ -478,21 +516,23 @@ def render_tree(
     buf = io.StringIO()
     buf.write(f"# Generated by verified_docs.render.pages from {config_path.name}: do not edit.\n")
     _yaml().dump(generated, buf)
-    written += _put(out_dir / CONFIG_NAME, buf.getvalue().encode("utf-8"))
+    config_written = _put(out_dir / CONFIG_NAME, buf.getvalue().encode("utf-8"))
     record = renderer.sentences
     return RenderedTree(
         out_docs,
         out_dir / CONFIG_NAME,
         site_dir,
         tuple(pages),
-        written,
-        removed,
+        len(written) + config_written,
+        len(removed),
         edit_links,
         renderer.unmeasured,
         Path(ledger_path).resolve(),
         root,
         record.added if record else 0,
         tuple(record.stale(docs)) if record else (),
+        tuple(rendered),
+        changed,
     )
 
 

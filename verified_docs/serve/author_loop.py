@@ -10,8 +10,10 @@ watches ``snippets/``, ``examples/``, ``rules/``, ``docs/`` and the root's ``mkd
    through the result cache (:mod:`verified_docs.cache`): only a scenario whose inputs changed since it
    passed, or that has not passed, runs; the warm worker stays up between cycles;
 2. rewrite the ledger from every verdict, cached or fresh;
-3. :func:`render_site`, the one step that builds pages: the docs' fences (remembered while
-   unchanged), the strict build, the guard, and the swap into ``build/serve/site``;
+3. build the pages (:class:`~verified_docs.serve.incremental.IncrementalSite`, kept between
+   cycles): the docs' fences (remembered while unchanged), the render stage and the strict
+   build of only the pages whose inputs changed, the guard of the whole site, and the changed
+   files copied into ``build/serve/site``;
 4. one more epoch: every open page's script sees it and reloads.
 
 A cycle that fails anywhere keeps the server up, prints the build's usual report
@@ -36,35 +38,17 @@ from typing import Callable, Iterator
 from verified_docs import build as pipeline
 from verified_docs import cache as cache_mod
 from verified_docs.errors import SourceError, StageFailed, display_path
-from verified_docs.fences.stage import Fences
 from verified_docs.run.languages import LANGUAGES
 from verified_docs.scenario.load import discover_project
+from verified_docs.serve.incremental import IncrementalSite
 from verified_docs.serve.preview import LoopState, Outcome, make_server, now, url_of
-from verified_docs.site.publish import swap_in
+from verified_docs.site.generator import GENERATORS
 from verified_docs.verify_stage import Verified, verify_and_record
 
 WATCHED_DIRS = ("snippets", "examples", "rules", "docs")
 WATCHED_FILES = ("mkdocs.yml", "pyproject.toml", "conftest.py")
 SERVED = Path("build") / "serve" / "site"
-RENDERED = Path("build") / "serve" / "rendered"
 DEFAULT_ADDR = "127.0.0.1:8000"
-
-
-def render_site(root: Path, served: Path, generator: str = pipeline.DEFAULT_GENERATOR) -> None:
-    """Build the pages from the verified results and replace ``served`` with them, through the
-    stages of :mod:`verified_docs.build`: the docs' Python fences (:class:`~verified_docs.fences.stage.Fences`), the render
-    stage (into ``build/serve/rendered``, apart from the build's own tree), ``generator`` and the
-    guard, then :func:`~verified_docs.site.publish.swap_in`. Raises :class:`~verified_docs.errors.StageFailed` (details printed
-    to stderr) or :class:`SourceError`; ``served`` is untouched then."""
-    fences = Fences(root, force=False)
-    try:
-        fences.finish()
-        tree = pipeline.render(root, root / RENDERED, report=False)
-        pipeline.generate(generator, tree)
-        pipeline.guard(root, tree.site_dir)
-    finally:
-        fences.stop()
-    swap_in(tree.site_dir, served)
 
 
 class _Tee(io.TextIOBase):
@@ -97,7 +81,8 @@ def _report(printed: str) -> str:
 class AuthorLoop:
     """The cycles of one serve session for the project at ``root``. The result cache's context
     (machinery, toolnexus, interpreter) is taken once, at start: the loop does not watch the
-    machinery. ``render`` is the rendering step (default :func:`render_site`)."""
+    machinery. ``render`` is the rendering step (default: an
+    :class:`~verified_docs.serve.incremental.IncrementalSite` built with ``generator``)."""
 
     def __init__(
         self,
@@ -105,9 +90,13 @@ class AuthorLoop:
         *,
         languages: tuple[str, ...] = tuple(LANGUAGES),
         jobs: int | None = None,
-        render: Callable[[Path, Path], None] = render_site,
+        render: Callable[[Path, Path], object] | None = None,
+        generator: str = pipeline.DEFAULT_GENERATOR,
     ) -> None:
-        self.root, self.languages, self.jobs, self.render = Path(root).resolve(), languages, jobs, render
+        self.root, self.languages, self.jobs = Path(root).resolve(), languages, jobs
+        self.site = IncrementalSite(self.root, generator)
+        self.render = render or (lambda root, served: self.site.build(served, self._scenarios))
+        self._scenarios: list | None = None
         self.served = self.root / SERVED
         self.cache = cache_mod.ResultCache.open(self.root / cache_mod.DEFAULT_DIR)
         self.parsed = cache_mod.ParsedScenarios.open(self.root / cache_mod.PARSED_DIR)
@@ -116,14 +105,15 @@ class AuthorLoop:
         """Every scenario verified (:func:`~verified_docs.verify_stage.verify_and_record`: unchanged
         passed ones from the result cache) and the ledger rewritten from all of them. Raises
         :class:`SourceError` on a malformed scenario (the ledger is left as it was)."""
-        scenarios = discover_project(self.root, self.parsed.load)
+        self._scenarios = scenarios = discover_project(self.root, self.parsed.load)
         return verify_and_record(self.root, scenarios, self.languages, cache=self.cache, jobs=self.jobs)
 
     def cycle(self) -> Outcome:
         """Verify what changed, then render; never raises (a failure is the outcome's report)."""
         start = time.perf_counter()
-        verify_s = render_s = 0.0
+        verify_s = render_s = render_cpu_s = 0.0
         ran: dict[str, float] = {}
+        built = None
         with _captured_stderr() as printed:
             try:
                 try:
@@ -133,11 +123,12 @@ class AuthorLoop:
                 ran = verified.ran()
                 verified.report_failures()
                 verified.raise_if_failed()
-                rendered = time.perf_counter()
+                rendered, cpu = time.perf_counter(), time.process_time()
                 try:
-                    self.render(self.root, self.served)
+                    built = self.render(self.root, self.served)
                 finally:
                     render_s = time.perf_counter() - rendered
+                    render_cpu_s = time.process_time() - cpu
                 ok = True
             except SourceError as e:
                 print(e, file=sys.stderr)
@@ -156,6 +147,9 @@ class AuthorLoop:
             render_s=round(render_s, 3),
             total_s=round(time.perf_counter() - start, 3),
             finished=now(),
+            pages_rendered=len(getattr(built, "rendered", ())),
+            pages_built=getattr(built, "built", 0),
+            render_cpu_s=round(render_cpu_s, 3),
         )
 
 
@@ -172,7 +166,8 @@ def run_cycle(loop: AuthorLoop, state: LoopState) -> Outcome:
     if outcome.ok:
         print(
             f"[serve] verified and rebuilt in {outcome.total_s:.2f}s (verify {outcome.verify_s:.2f}s, re-verified: "
-            f"{ran}; render {outcome.render_s:.2f}s); pages reloaded (epoch {epoch})",
+            f"{ran}; render {outcome.render_s:.2f}s: {outcome.pages_rendered} page(s) rendered, "
+            f"{outcome.pages_built} built); pages reloaded (epoch {epoch})",
             flush=True,
         )
     else:
@@ -234,6 +229,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"where to serve (default {DEFAULT_ADDR}; port 0 picks a free one)",
     )
     parser.add_argument("--jobs", "-j", type=int, default=None, help="scenarios verified at once")
+    parser.add_argument(
+        "--generator",
+        choices=GENERATORS,
+        default=pipeline.DEFAULT_GENERATOR,
+        help=f"the site generator (default: {pipeline.DEFAULT_GENERATOR})",
+    )
     args = parser.parse_args(argv)
     root = (args.root or Path.cwd()).resolve()
     bad = pipeline.project_root_problem(root)
@@ -257,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"[serve] serving {url_of(server)} (watching {watched}; Ctrl-C stops)", flush=True)
     try:
         start_watchers(root, changes, stop)
-        loop = AuthorLoop(root, jobs=args.jobs)
+        loop = AuthorLoop(root, jobs=args.jobs, generator=args.generator)
         run_cycle(loop, state)
         while True:
             try:

@@ -89,7 +89,11 @@ class Outcome:
     """One verification cycle: ``ok`` when every check passed and the served site was replaced;
     else ``report`` is what failed, as printed (``file:line: what`` lines). ``reverified``:
     seconds each scenario that ran this cycle took (the others were answered from the result
-    cache); ``verify_s``, ``render_s``, ``total_s``: wall seconds of the cycle's parts."""
+    cache); ``verify_s``, ``render_s``, ``total_s``: wall seconds of the cycle's parts;
+    ``pages_rendered`` and ``pages_built``: the pages the render stage and the generator made
+    again (:mod:`~verified_docs.serve.incremental`; the others were kept); ``render_cpu_s``:
+    CPU seconds the serve process spent building them (render, generator, guard, copy), which
+    other processes' load does not stretch as it stretches wall time."""
 
     ok: bool
     report: str = ""
@@ -98,6 +102,9 @@ class Outcome:
     render_s: float = 0.0
     total_s: float = 0.0
     finished: str = ""  # local wall clock, HH:MM:SS
+    pages_rendered: int = 0
+    pages_built: int = 0
+    render_cpu_s: float = 0.0
 
 
 class LoopState:
@@ -139,7 +146,8 @@ class LoopState:
 
     def snapshot(self) -> dict:
         """JSON-ready: ``epoch``, ``busy``, ``ok`` (None before the first cycle), ``report``,
-        ``reverified``, ``verify_s``, ``render_s``, ``total_s``, ``passed_at``."""
+        ``reverified``, ``verify_s``, ``render_s``, ``total_s``, ``pages_rendered``,
+        ``pages_built``, ``render_cpu_s``, ``passed_at``."""
         with self._cond:
             o = self.outcome
             return {
@@ -151,6 +159,9 @@ class LoopState:
                 "verify_s": o.verify_s if o else 0.0,
                 "render_s": o.render_s if o else 0.0,
                 "total_s": o.total_s if o else 0.0,
+                "pages_rendered": o.pages_rendered if o else 0,
+                "pages_built": o.pages_built if o else 0,
+                "render_cpu_s": o.render_cpu_s if o else 0.0,
                 "passed_at": self.passed_at,
             }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -78,12 +79,15 @@ class _Elements(HTMLParser):
                     element.code.append(data)
 
 
-def read_elements(html_text: str) -> tuple[list[Element], list[str]]:
-    """The ``data-vd-api*`` elements of a page, in order, and the ``href`` of each code link."""
+@lru_cache(maxsize=128)
+def read_elements(html_text: str) -> tuple[tuple[Element, ...], tuple[str, ...]]:
+    """The ``data-vd-api*`` elements of a page, in order, and the ``href`` of each code link.
+    Memoised by the page's text: the author loop guards the whole site on every save, and
+    an unchanged page then costs no parse."""
     parser = _Elements()
     parser.feed(html_text)
     parser.close()
-    return parser.found, parser.links
+    return tuple(parser.found), tuple(parser.links)
 
 
 def _page_problems(where: Location, built: str, html_text: str, expected: list) -> list[Problem]:

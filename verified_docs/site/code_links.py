@@ -30,6 +30,7 @@ import symtable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Iterable
 
 from verified_docs.files import write_atomic
 from verified_docs.ledger import Ledger, fingerprint
@@ -301,14 +302,17 @@ def _link_page(
     return "".join(out) + text[pos:], links, blocks, programs_seen
 
 
-def link_site(site: Path, ledger: Ledger, root: Path) -> LinkReport:
-    """Link every program's toolnexus names in the HTML under ``site`` to their entries (see
-    the module docstring), rewriting each page that gains a link (atomically)."""
+def link_site(site: Path, ledger: Ledger, root: Path, only: Iterable[Path] | None = None) -> LinkReport:
+    """Link every program's toolnexus names in the HTML under ``site`` (in the pages ``only``,
+    when given: the author loop's rebuilt pages; the others were linked when they were built)
+    to their entries (see the module docstring), rewriting each page that gains a link
+    (atomically)."""
     targets = api_targets(site)
     programs = _programs(ledger, root)
     links = blocks = pages = seen = 0
     views: dict[Path, tuple] = {}
-    for page in sorted(Path(site).rglob("*.html")):
+    chosen = sorted(Path(site).rglob("*.html")) if only is None else sorted(p for p in only if p.is_file())
+    for page in chosen:
         text = page.read_text(encoding="utf-8")
         hrefs = {key: _href(page, t) for key, t in targets.items()}
         new, made, linked_blocks, programs_here = _link_page(text, hrefs, programs, views)

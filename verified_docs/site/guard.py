@@ -57,12 +57,19 @@ def python_fences(docs: Path) -> list[Fence]:
 
 def page_fences(path: Path) -> list[Fence]:
     """The top-level Python fences of one Markdown page (see :func:`python_fences`)."""
+    return list(_fences_in(Path(path).resolve(), Path(path).read_text(encoding="utf-8")))
+
+
+@lru_cache(maxsize=128)
+def _fences_in(path: Path, text: str) -> tuple[Fence, ...]:
+    """:func:`page_fences` of the page at ``path`` holding ``text``, memoised: the author loop
+    guards the whole site on every save, and an unchanged page then costs no parse."""
     found = []
-    for token in _commonmark().parse(Path(path).read_text(encoding="utf-8")):
+    for token in _commonmark().parse(text):
         info = token.info.split()
         if token.type == "fence" and token.map and info and info[0] in PYTHON_FENCES:
-            found.append(Fence(Path(path).resolve(), token.map[0] + 1, token.content))
-    return found
+            found.append(Fence(path, token.map[0] + 1, token.content))
+    return tuple(found)
 
 
 @lru_cache(maxsize=1)

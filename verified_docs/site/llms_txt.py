@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from markdown_it import MarkdownIt
 
@@ -81,8 +82,11 @@ def nav_sections(nav: Any, pages: tuple[str, ...]) -> list[tuple[str, list[tuple
     return [(title, entries) for title, entries in sections if entries]
 
 
-def headings(markdown: str) -> tuple[str, list[str]]:
-    """The first level-1 heading of ``markdown`` and its level-2 headings, as written (CommonMark)."""
+@lru_cache(maxsize=128)
+def headings(markdown: str) -> tuple[str, tuple[str, ...]]:
+    """The first level-1 heading of ``markdown`` and its level-2 headings, as written
+    (CommonMark). Memoised by the text: the author loop writes ``llms.txt`` on every save,
+    from every twin, most of them unchanged."""
     tokens = MarkdownIt("commonmark").parse(markdown)
     first, seconds = "", []
     for opening, inline in zip(tokens, tokens[1:], strict=False):
@@ -92,7 +96,7 @@ def headings(markdown: str) -> tuple[str, list[str]]:
             first = inline.content.strip()
         elif opening.tag == "h2":
             seconds.append(inline.content.strip())
-    return first, seconds
+    return first, tuple(seconds)
 
 
 def _notes(twin: Twin, title: str) -> str:
@@ -140,11 +144,19 @@ def llms_full(config: Any, ordered: list[Twin]) -> str:
     return "\n".join([_head(config), intro, *(t.text_from_root for t in ordered)])
 
 
-def write_llm_files(config_path: Path, pages: tuple[str, ...]) -> Written:
+def write_llm_files(
+    config_path: Path,
+    pages: tuple[str, ...],
+    *,
+    rewrite: Iterable[str] | None = None,
+    kept: dict[str, Twin] | None = None,
+) -> Written:
     """Write every page's twin, ``llms.txt`` and ``llms-full.txt`` into the site the generated
     configuration at ``config_path`` builds (its ``site_dir``), from the rendered pages under
     its ``docs_dir`` (``pages``: posix, below it). Run after the generator and before the guard.
-    Raises :class:`~verified_docs.errors.SourceError` as
+    With ``rewrite`` (the author loop's rebuilt pages), only those twins are written again, and
+    the others are taken from ``kept`` (src_uri -> the twin written earlier; a page it lacks
+    is written too). Raises :class:`~verified_docs.errors.SourceError` as
     :func:`~verified_docs.site.twins.twin_of` does."""
     from verified_docs.render.pages import load_config
 
@@ -152,7 +164,13 @@ def write_llm_files(config_path: Path, pages: tuple[str, ...]) -> Written:
     config = load_config(config_path)
     docs_dir = config_path.parent / str(config.get("docs_dir", "docs"))
     site_dir = config_path.parent / str(config.get("site_dir", "site"))
-    twins = {t.src_uri: t for t in write_twins(docs_dir, site_dir, pages, config)}
+    kept = kept or {}
+    again = set(pages) if rewrite is None else {p for p in pages if p in set(rewrite) or p not in kept}
+    made = {t.src_uri: t for t in write_twins(docs_dir, site_dir, tuple(p for p in pages if p in again), config)}
+    twins = {uri: made[uri] if uri in again else kept[uri] for uri in pages}
+    for uri in set(pages) - again:  # a generator that cleaned the site (Zensical) removed them
+        if not (site_dir / twins[uri].twin).is_file():
+            write_atomic(site_dir / twins[uri].twin, twins[uri].text)
     index = llms_txt(config, twins)
     order = [uri for _, entries in nav_sections(config.get("nav"), tuple(twins)) for _, uri in entries]
     ordered = [twins[uri] for uri in dict.fromkeys(order) if uri in twins]

@@ -64,6 +64,51 @@ def swap_in(new: Path, target: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def sync_into(new: Path, target: Path) -> int:
+    """Make the folder ``target`` hold what the built site ``new`` holds, copying only the
+    files whose size or modification time differ (each through a temporary file and a rename,
+    so no reader sees half a file) and removing those ``new`` lacks; ``new`` stays. For the
+    author loop, whose preview server answers no page while a cycle runs, so that it never
+    shows a mix of two builds: a cycle rebuilds a few pages of a site that stays in place, and
+    copying a few files beats copying the whole tree to exchange it. Where ``target`` holds no
+    site yet, a copy of ``new`` is swapped in (:func:`swap_in`). Returns how many files were
+    copied or removed. Raises FileNotFoundError when ``new`` has no ``index.html``."""
+    new, target = Path(new), Path(target)
+    if not (new / "index.html").is_file():
+        raise FileNotFoundError(f"{new}: not a built site (no index.html); refusing to publish it")
+    if not (target / "index.html").is_file():
+        copy = new.with_name(new.name + ".copy")
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(new, copy)
+        swap_in(copy, target)
+        return sum(1 for p in target.rglob("*") if p.is_file())
+    done = 0
+    wanted = set()
+    for path in sorted(p for p in new.rglob("*") if p.is_file()):
+        rel = path.relative_to(new)
+        wanted.add(rel)
+        there = target / rel
+        mine = path.stat()
+        try:
+            theirs = there.stat()
+            if theirs.st_size == mine.st_size and theirs.st_mtime_ns == mine.st_mtime_ns:
+                continue
+        except FileNotFoundError:
+            there.parent.mkdir(parents=True, exist_ok=True)
+        partial = there.with_name(f".{there.name}.sync.tmp")
+        shutil.copy2(path, partial)
+        os.replace(partial, there)
+        done += 1
+    for path in sorted(target.rglob("*"), reverse=True):
+        rel = path.relative_to(target)
+        if path.is_file() and rel not in wanted:
+            path.unlink()
+            done += 1
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+    return done
+
+
 if __name__ == "__main__":
     import sys
 

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 from pathlib import Path
+from typing import Sequence
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -36,19 +38,21 @@ _LEFT_MARKUP = re.compile(r"<!--|data-vd-|vd-claim")
 _LIST_LINK = re.compile(r"^- \[[^\]]*\]\(([^)\s]+)\)")
 
 
-def _tokens(text: str) -> list[Token]:
+@lru_cache(maxsize=128)
+def _tokens(text: str) -> tuple[Token, ...]:
     """CommonMark's block tokens of ``text``: an ``inline`` token keeps its paragraph's or
     heading's text unparsed (parsing it is most of the time a parse takes, and
-    :func:`_markup_left` needs only its code spans)."""
-    return MarkdownIt("commonmark").disable("inline").parse(text)
+    :func:`_markup_left` needs only its code spans). Memoised by the text (the author loop
+    guards every twin on every save; an unchanged one then costs no parse); read only."""
+    return tuple(MarkdownIt("commonmark").disable("inline").parse(text))
 
 
-def _code(tokens: list[Token]) -> list[tuple[int, str]]:
+def _code(tokens: Sequence[Token]) -> list[tuple[int, str]]:
     """(1-based line, text) of every code block: fenced or indented."""
     return [(t.map[0] + 1 if t.map else 0, t.content) for t in tokens if t.type in ("fence", "code_block")]
 
 
-def _markup_left(tokens: list[Token]) -> list[tuple[int, str]]:
+def _markup_left(tokens: Sequence[Token]) -> list[tuple[int, str]]:
     """(line, the text) of raw HTML, or text outside code spans, holding a comment, a marker or
     a claim's markup."""
     found = []
@@ -58,6 +62,65 @@ def _markup_left(tokens: list[Token]) -> list[tuple[int, str]]:
         if m:
             found.append((t.map[0] + 1 if t.map else 0, text[max(0, m.start() - 40) : m.start() + 160].strip()))
     return found
+
+
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+# HTML blocks that a blank line does not end (CommonMark's kinds 1 to 5), and what ends each.
+_RAW_OPEN = (
+    (
+        re.compile(r"^ {0,3}<(script|pre|style|textarea)(\s|>|$)", re.I),
+        re.compile(r"</(script|pre|style|textarea)>", re.I),
+    ),
+    (re.compile(r"^ {0,3}<!--"), re.compile(r"-->")),
+    (re.compile(r"^ {0,3}<\?"), re.compile(r"\?>")),
+    (re.compile(r"^ {0,3}<![A-Za-z]"), re.compile(r">")),
+    (re.compile(r"^ {0,3}<!\[CDATA\["), re.compile(r"\]\]>")),
+)
+
+
+def part_starts(lines: list[str]) -> list[int]:
+    """The 0-based lines of ``lines`` where a level-1 heading (``# ``, at the margin, after a
+    blank line or at the start) opens a block no earlier block can hold: outside every fence
+    and every HTML block a blank line does not end. CommonMark parses the text from such a line
+    on as it parses it alone (a list or quote ends at an unindented line that is not a
+    paragraph's continuation, which a heading after a blank line is not)."""
+    starts, fence, raw = [], None, None
+    for i, line in enumerate(lines):
+        if fence is not None:
+            char, size = fence
+            if re.match(rf"^ {{0,3}}{re.escape(char)}{{{size},}}\s*$", line):
+                fence = None
+            continue
+        if raw is not None:
+            if raw.search(line):
+                raw = None
+            continue
+        if line.startswith("# ") and (i == 0 or not lines[i - 1].strip()):
+            starts.append(i)
+        m = _FENCE_OPEN.match(line)
+        if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+            fence = (m.group(1)[0], len(m.group(1)))
+            continue
+        for opens, closes in _RAW_OPEN:
+            if (opened := opens.match(line)) is not None:
+                raw = None if closes.search(line, opened.end()) else closes
+                break
+    return starts
+
+
+def code_blocks_in_parts(text: str) -> list[tuple[int, str]]:
+    """:func:`_code` of ``text`` (``llms-full.txt``: every twin, one after the other), parsed part
+    by part, each part from one :func:`part_starts` line to the next, each parse memoised
+    (:func:`_tokens`): the author loop guards the site on every save, and only the twins that
+    changed are parsed again. The same blocks, at the same lines, as a parse of the whole text
+    (``tests/test_incremental.py`` compares them)."""
+    lines = text.split("\n")
+    bounds = [0, *[i for i in part_starts(lines) if i], len(lines)]
+    out = []
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        part = "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
+        out += [(line + start if line else 0, code) for line, code in _code(_tokens(part))]
+    return out
 
 
 def twin_file(html_page: Path) -> Path:
@@ -163,7 +226,7 @@ def _index_problems(site: Path, twins: dict[Path, list[str]], allowed: set[str])
                 )
             )
     expected = [fp for twin in listed for fp in twins.get(twin, ())]
-    blocks = _code(_tokens(full.read_text(encoding="utf-8")))
+    blocks = code_blocks_in_parts(full.read_text(encoding="utf-8"))
     unverified = [(at, code) for at, code in blocks if fingerprint(code) not in allowed]
     for at, code in unverified[:1]:
         problems.append(

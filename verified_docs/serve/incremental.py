@@ -1,0 +1,142 @@
+"""The author loop's site build, kept between cycles: only the pages whose inputs changed are
+rendered and built again, then the whole site is guarded and the served copy updated.
+
+One :class:`IncrementalSite` per serve session. Each :meth:`~IncrementalSite.build`:
+
+1. the docs' Python fences, as the build runs them (remembered while unchanged);
+2. each page's digest (:func:`~verified_docs.render.page_inputs.page_digests`), compared with
+   the last build that got through the generator: the pages whose digest changed are the
+   *changed pages*;
+3. the render stage for the changed pages only (``render_tree(only=...)``; the others keep
+   their rendered file);
+4. the generator: with MkDocs, a :class:`~verified_docs.site.mkdocs_session.MkDocsSession`
+   rebuilds the changed pages (the first build, a page added or removed, a file other than a
+   page added, or every page changed: a full build in the same session); with Zensical,
+   ``zensical build --strict`` of the whole tree, whose own cache (``.cache/`` beside the
+   configuration) answers the unchanged pages' Markdown;
+5. the code links of the pages written, the twins of the changed pages (the others kept),
+   ``llms.txt`` and ``llms-full.txt`` whole;
+6. the guard of the whole site, as ``nox -s docs`` runs it (each page's HTML is parsed once per
+   text, so an unchanged page costs a read), and only then the served copy updated file by
+   file (:func:`~verified_docs.site.publish.sync_into`).
+
+Any failure raises as the build's stages raise; the served copy is then left as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from verified_docs import build as pipeline
+from verified_docs import ledger as ledger_mod
+from verified_docs.errors import StageFailed
+from verified_docs.fences.stage import Fences
+from verified_docs.render.page_inputs import page_digests
+from verified_docs.scenario.records import Scenario
+from verified_docs.site.generator import GeneratorFailed
+from verified_docs.site.mkdocs_session import MkDocsSession
+from verified_docs.site.publish import sync_into
+
+RENDERED = Path("build") / "serve" / "rendered"
+
+
+@dataclass(frozen=True)
+class Built:
+    """What one :meth:`IncrementalSite.build` did: ``full`` (every page rendered and built),
+    the pages rendered (posix, below ``docs/``) and the number of HTML pages the generator
+    wrote, the files the served copy got or lost."""
+
+    full: bool
+    rendered: tuple[str, ...]
+    built: int
+    synced: int
+
+
+class IncrementalSite:
+    """The site of the project at ``root`` built with ``generator`` into
+    ``root/build/serve/rendered``, for one serve session (not thread-safe)."""
+
+    def __init__(self, root: Path, generator: str = pipeline.DEFAULT_GENERATOR) -> None:
+        self.root, self.generator = Path(root).resolve(), generator
+        self.out = self.root / RENDERED
+        self._digests: dict[str, str] = {}
+        self._twins: dict = {}
+        self._session: MkDocsSession | None = None
+
+    def build(self, served: Path, scenarios: list[Scenario] | None = None) -> Built:
+        """Build the changed pages (see the module docstring) and update ``served``.
+        ``scenarios``: the project's, as this cycle's verify stage discovered them. Raises
+        :class:`~verified_docs.errors.StageFailed` (details printed to stderr) or
+        :class:`~verified_docs.errors.SourceError`; ``served`` is untouched then."""
+        from verified_docs.scenario.load import discover_project
+
+        root = self.root
+        fences = Fences(root, force=False)
+        try:
+            fences.finish()
+            found = discover_project(root) if scenarios is None else scenarios
+            ledger = ledger_mod.load(root / ledger_mod.DEFAULT_LEDGER)
+            digests = page_digests(root, root / "docs", {s.name: s for s in found}, ledger)
+            changed = {page for page, d in digests.items() if self._digests.get(page) != d}
+            full = set(digests) != set(self._digests) or changed == set(digests)
+            tree = pipeline.render(
+                root, self.out, report=False, only=None if full else frozenset(changed), scenarios=found
+            )
+            built_pages = self._generate(tree, full, changed)
+            pages = None if built_pages is None else {self._html(tree, p) for p in built_pages}
+            pipeline.link_code(tree, pages)
+            self._twin(tree, None if full else changed)
+            self._digests = digests  # the rendered tree, the HTML and the twins all hold these inputs
+            pipeline.guard(root, tree.site_dir)
+        finally:
+            fences.stop()
+        synced = sync_into(tree.site_dir, served)
+        return Built(full, tree.rendered, len(digests) if built_pages is None else len(built_pages), synced)
+
+    def _generate(self, tree, full: bool, changed: set[str]) -> set[str] | None:
+        """Build the HTML; the pages written (src_uri), None for every page."""
+        from verified_docs.site.generator import build
+
+        if self.generator != "mkdocs":
+            self._digests = {}  # a failure below must not leave pages counted as built
+            try:
+                build(self.generator, tree.config, tree.site_dir)
+            except GeneratorFailed as e:
+                raise StageFailed(str(e)) from None
+            return None
+
+        others = [c for c in tree.changed if not c.endswith(".md")]
+        if self._session is None:
+            self._session = MkDocsSession(tree.config, tree.site_dir)
+        session = self._session
+        structural = any(not (tree.docs_dir / c).is_file() or not session.knows(c) for c in others)
+        self._digests = {}  # until the generator got through: the next build is full
+        try:
+            if full or structural or not session.loaded:
+                session.full()
+                return None
+            try:
+                return set(session.pages(changed))
+            except KeyError:  # a page the loaded build lacks: build them all
+                session.full()
+                return None
+        except GeneratorFailed as e:
+            raise StageFailed(str(e)) from None
+
+    @staticmethod
+    def _html(tree, src_uri: str) -> Path:
+        from verified_docs.site.twins import page_address
+
+        address = page_address(src_uri)
+        return tree.site_dir / (address + "index.html" if address.endswith("/") or not address else address)
+
+    def _twin(self, tree, changed: set[str] | None) -> None:
+        from verified_docs.site.llms_txt import write_llm_files
+
+        written = write_llm_files(tree.config, tree.pages, rewrite=changed, kept=self._twins)
+        self._twins = {t.src_uri: t for t in written.twins}
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
