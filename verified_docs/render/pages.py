@@ -45,6 +45,7 @@ from verified_docs.render.diagram import render_diagrams
 from verified_docs.render.directive import Directive, find_directives, pages_by_scenario
 from verified_docs.render.edit_link import THEME_DIR, resolve_edit_uri, set_repository
 from verified_docs.render.evidence import render_evidence
+from verified_docs.render.factual import PageReport, api_names, check_page, load_pending, page_problems
 from verified_docs.render.install import render_install
 from verified_docs.render.matrix_table import render_matrix
 from verified_docs.render.resolve import resolve
@@ -143,6 +144,8 @@ class Renderer:
     titles: dict[str, str]
     unmeasured: tuple[str, ...] = ()
     sentences: Sentences | None = None
+    pending: dict[str, tuple[int, int]] = field(default_factory=dict)
+    factual: dict[str, PageReport] = field(default_factory=dict)
     _coverage: Any = field(default=None, repr=False)
     _claims: Context | None = field(default=None, repr=False)
     _pages: Any = field(default=None, repr=False)
@@ -170,6 +173,7 @@ class Renderer:
             titles,
             tuple(n for n in scenarios if matrix is None or n not in matrix.scenarios),
             Sentences.load(root, sentences),
+            load_pending(root),
         )
 
     def pages_by_scenario(self) -> dict[str, list[str]]:
@@ -229,8 +233,12 @@ class Renderer:
         program's or the page's line for a code line wider than the page
         (:mod:`~verified_docs.render.code_width`)."""
         source = markdown
+        # Every likely-factual sentence carries a claim or an advice mark (render/factual.py).
+        report = check_page(markdown, page, src_uri, api_names(self.claims().package.parent), first_line)
+        self.factual[src_uri] = report
+        unclaimed = page_problems(report, self.pending, self.root)
         # Claims first: their replacement keeps every line where it was, so the directives'
-        # line numbers still name the page as written.
+        # line numbers still name the page as written. Advice marks go with them.
         markdown = render_claims(markdown, page, src_uri, self.claims())
         lines = markdown.splitlines(keepends=True)
         directives = find_directives(markdown, page, first_line)
@@ -268,7 +276,7 @@ class Renderer:
             else:
                 lines[i] = render_example(examples[d], src_uri)
         rendered = "".join(lines)
-        left = leftover_claims(rendered, page, source)
+        left = leftover_claims(rendered, page, source) + unclaimed
         if left:
             raise SourceError(*left)
         return rendered
@@ -411,6 +419,7 @@ def render_tree(
     site_dir: Path,
     config_path: Path | None = None,
     sentences: str = "check",
+    factual: list[PageReport] | None = None,
 ) -> RenderedTree:
     """Render the project at ``root`` (its ``mkdocs.yml``, or ``config_path``) into ``out_dir``:
     ``out_dir/docs/`` and ``out_dir/mkdocs.yml`` building into ``site_dir`` (see the module
@@ -418,7 +427,9 @@ def render_tree(
     earlier render that this one does not make are removed, so the tree is exactly this build's.
     Claimed sentences are compared with ``rules/claimed-sentences.json`` in the mode
     ``sentences`` (:data:`~verified_docs.render.claim_record.MODES`); in mode ``record`` the
-    sentences recorded are written to it, even when a page fails.
+    sentences recorded are written to it, even when a page fails. ``factual``, when given, gets
+    each page's report on its likely-factual sentences (:mod:`~verified_docs.render.factual`),
+    even when a page fails.
 
     Raises :class:`SourceError` naming the page and line for any directive or claim that cannot
     be rendered (every problem of every page, not only the first), or ``mkdocs.yml`` that
@@ -438,6 +449,8 @@ def render_tree(
     finally:
         if renderer.sentences is not None:
             renderer.sentences.save()
+        if factual is not None:
+            factual.extend(renderer.factual[page] for page in sorted(renderer.factual))
     written, removed = _write_tree(wanted, out_docs)
     site_dir = Path(site_dir).resolve()
     if out_dir not in site_dir.parents:
