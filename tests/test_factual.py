@@ -162,7 +162,7 @@ def test_the_real_pages_have_no_unmarked_sentence(names: frozenset[str]) -> None
 
 
 def test_a_navigation_mark_passes_and_is_removed(names: frozenset[str]) -> None:
-    text = f"On this page, click `Answer` in a program to reach its entry.{NAVIGATION}\n"
+    text = f"In every program on this site, the name `Answer` leads to its entry here.{NAVIGATION}\n"
     report = _check(text, names)
     assert (report.factual, report.advice, report.unclaimed) == (1, 1, ())
     assert NAVIGATION not in strip_advice(text)
