@@ -99,7 +99,7 @@ IMPERATIVE = frozenset(
     note open pass persist pick point prefer put raise read record remember replace resume return
     rewind run save see send set show start stop store swap take tell test treat try turn use
     verify wait write always apply wrap log alert hand limit leave count include retry consider
-    reach click unfold fold skip mind suspend switch park
+    reach click unfold fold skip mind suspend switch park decline
     """.split()
 )
 
