@@ -77,7 +77,7 @@ _SEPARATOR_ROW = re.compile(r"^[\s|:-]*$")
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.S)
 # A quoted value (``"input"``, ``'expired'``) is data, not a name.
 _STRING = re.compile(r"\"[^\"]*\"|'[^']*'")
-_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_DOTTED = re.compile(r"(?<![\w.-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?![\w-])")
 # A path (``rules/spec-10.yaml``), a file name (``host.py``) or the placeholder ``file:line``.
 _PATH_LIKE = re.compile(r"/|\.(?:py|md|ya?ml|json|txt|out|toml|js|css|html|xml)\b|^file:line$|^\s*(?:#|--)|:$")
 _COMMAND = re.compile(r"^\s*(?:nox|python3?|pip|uv|git|go|mvn|npm|mkdocs|zensical|pytest|curl|cd|export)\s")
