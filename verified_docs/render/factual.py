@@ -87,7 +87,7 @@ _OPENING_CLAUSE = re.compile(
     r"Otherwise|Here|Below|Above|Either way|In short|In production)\b[^,;:]*,\s*"
 )
 # A linking word before the verb: "So answer ...", "Then give ...".
-_LINKING = re.compile(r"^(?:So|Then|Instead|Also|And|But|Or)\s+")
+_LINKING = re.compile(r"^(?:So|Then|Instead|Also|And|But|Or|Otherwise)\s+")
 _NOT_CODE_NAMES = frozenset({"toolnexus"})
 MIN_WORDS = 4
 
