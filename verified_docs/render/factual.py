@@ -84,7 +84,8 @@ _COMMAND = re.compile(r"^\s*(?:nox|python3?|pip|uv|git|go|mvn|npm|mkdocs|zensica
 _LEAD = re.compile(r"^[\s|]*(?:[-*+]\s+|\d+[.)]\s+)?[*_\s]*")
 _OPENING_CLAUSE = re.compile(
     r"^(?:If|When|Whenever|Once|Before|After|Until|Unless|While|To|For|In|On|At|With|Without|Where|"
-    r"Otherwise|Here|Below|Above|Either way|In short|In production)\b[^,;:]*,\s*"
+    r"Otherwise|Here|Below|Above|Either way|In short|In production)\b[^,;:]*,\s*",
+    re.I,
 )
 # A linking word before the verb: "So answer ...", "Then give ...".
 _LINKING = re.compile(r"^(?:So|Then|Instead|Also|And|But|Or|Otherwise)\s+")
@@ -99,7 +100,7 @@ IMPERATIVE = frozenset(
     note open pass persist pick point prefer put raise read record remember replace resume return
     rewind run save see send set show start stop store swap take tell test treat try turn use
     verify wait write always apply wrap log alert hand limit leave count include retry consider
-    reach click unfold fold skip mind suspend switch park decline
+    reach click unfold fold skip mind suspend switch park decline decide
     """.split()
 )
 
@@ -271,7 +272,7 @@ def is_statement(text: str) -> bool:
     if _LEAD.sub("", text, count=1).startswith("["):
         return False  # a list of links, or a sentence that starts with one: navigation
     lead = _LEAD.sub("", words(text), count=1)
-    lead = _OPENING_CLAUSE.sub("", lead, count=1)
+    lead = _OPENING_CLAUSE.sub("", _LINKING.sub("", lead, count=1), count=1)
     lead = _LINKING.sub("", lead, count=1)
     first = re.split(r"[\s,:;.]", lead.strip(), maxsplit=1)[0].lower().strip("*_\"'(")
     if first == "do" and re.match(r"(?i)do\s+not\b", lead):
