@@ -172,3 +172,13 @@ def test_a_dotted_name_counts_by_its_head(names: frozenset[str]) -> None:
     assert _check("The tracer counts what `time.sleep` is asked for.\n", names).factual == 0
     assert _check("The tool reads `ctx.answer.data` there.\n", names).factual == 1
     assert _check("The loop sits in `toolnexus/client.py` and `host.py`.\n", names).factual == 0
+
+
+def test_a_table_header_and_row_labels_are_not_flagged(names: frozenset[str]) -> None:
+    text = (
+        "| Entry point: `wait_for` with the `Answer` | What the loop does with it |\n"
+        "|---|---|\n"
+        "| Inline: `wait_for` returns the `Answer` | The loop reads `ctx.answer` in the tool. |\n"
+    )
+    report = _check(text, names)
+    assert [u.sentence for u in report.unclaimed] == ["The loop reads ctx.answer in the tool."]

@@ -30,8 +30,9 @@ recorded with. A sentence is *likely factual* when all of these hold:
   (``nox ...``, ``pip ...``), a path or file name (``rules/releases.txt``, ``host.py``,
   ``file:line``), a comment or marker (``# not run``, ``--8<--``) or a quoted message of five
   words or more names none;
-- it is not a heading, an admonition's or a tab's title line, a table's separator row, nor a
-  label (fewer than four words: a table cell such as ``` `wait_for` ```);
+- it is not a heading, an admonition's or a tab's title line, a table's header or separator
+  row or the first cell of a table row (the row's label), nor a label of fewer than four words
+  (a table cell such as ``` `wait_for` ```);
 - it is not a question (it ends with ``?``), nor starts with a link (a list of links is
   navigation);
 - it is not imperative: its first word, after a list marker, emphasis, an opening clause
@@ -184,6 +185,7 @@ class _Paragraph:
     starts: list[tuple[int, int]]  # (offset in text, page line) of each line's start
     claims: list[tuple[int, int]]  # sentence bounds of the paragraph's claims
     advice: list[int]  # offsets of the advice marks
+    labels: int = 0  # where a table row's statement starts: its first cell (or all of a header row) are labels
 
 
 def _paragraphs(markdown: str, marks: dict[int, list[int]], claims: list[Claim]) -> list[_Paragraph]:
@@ -195,7 +197,8 @@ def _paragraphs(markdown: str, marks: dict[int, list[int]], claims: list[Claim])
     out: list[_Paragraph] = []
     current: _Paragraph | None = None
     skip_to = 0
-    rows = zip(markdown.splitlines(), masked_lines(markdown), fenced_lines(markdown), strict=True)
+    lines = markdown.splitlines()
+    rows = zip(lines, masked_lines(markdown), fenced_lines(markdown), strict=True)
     for number, (line, masked, fenced) in enumerate(rows, start=1):
         if number <= skip_to:
             continue
@@ -206,6 +209,9 @@ def _paragraphs(markdown: str, marks: dict[int, list[int]], claims: list[Claim])
         if current is None:
             current = _Paragraph("", [], [], [])
             out.append(current)
+            if line.lstrip().startswith("|"):
+                header = number < len(lines) and _SEPARATOR_ROW.match(lines[number]) and "-" in lines[number]
+                current.labels = len(line) if header else line.index("|", line.index("|") + 1)
         current.starts.append((len(current.text), number))
         cuts: list[tuple[int, int, Claim | None]] = [(c, c, None) for c in marks.get(number, ())]
         for m in OPENING.finditer(masked):
@@ -290,6 +296,8 @@ def check_page(markdown: str, page: Path, src_uri: str, names: frozenset[str], f
     unclaimed: list[Unclaimed] = []
     for p in _paragraphs(stripped, marks, parse_claims(stripped, page)):
         for start, end in sentence_spans(p.text):
+            if start < p.labels:
+                continue  # a table's header row, or a row's first cell: labels
             text = p.text[start:end]
             cited = cited_names(text, names)
             if not cited or not is_statement(text):
