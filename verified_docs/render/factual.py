@@ -188,6 +188,31 @@ class _Paragraph:
     labels: int = 0  # where a table row's statement starts: its first cell (or all of a header row) are labels
 
 
+def _labels(lines: list[str], number: int) -> int:
+    """Where the statement of the paragraph starting on line ``number`` may start: after a
+    table row's first cell, nowhere in a table's header row (the line above a separator), at
+    0 in any other paragraph."""
+    line = lines[number - 1]
+    if not line.lstrip().startswith("|"):
+        return 0
+    following = lines[number] if number < len(lines) else ""
+    if _SEPARATOR_ROW.match(following) and "-" in following:
+        return len(line)
+    second = line.find("|", line.index("|") + 1)
+    return second if second >= 0 else 0
+
+
+def _claimed(claim: Claim, so_far: str) -> tuple[int, int]:
+    """The offsets, in the paragraph being read (``so_far`` its text up to the claim), of the
+    sentence ``claim`` records; only the claim's own place when its paragraph is another."""
+    # claim_parse's paragraph text starts with the blank line before it.
+    lead = len(claim.paragraph) - len(claim.paragraph.lstrip("\n"))
+    bounds = sentence_bounds(claim) if claim.paragraph[lead:].startswith(so_far) else None
+    if bounds is None:
+        bounds = (claim.at[1] - 1, claim.at[1])
+    return max(0, bounds[0] - lead), bounds[1] - lead
+
+
 def _paragraphs(markdown: str, marks: dict[int, list[int]], claims: list[Claim]) -> list[_Paragraph]:
     """The paragraphs of ``markdown`` (advice marks already out, their columns in ``marks``)
     outside fences, their text as :mod:`~verified_docs.render.claim_parse` makes it (claim
@@ -207,11 +232,8 @@ def _paragraphs(markdown: str, marks: dict[int, list[int]], claims: list[Claim])
         if fenced or not line.strip():
             continue
         if current is None:
-            current = _Paragraph("", [], [], [])
+            current = _Paragraph("", [], [], [], _labels(lines, number))
             out.append(current)
-            if line.lstrip().startswith("|"):
-                header = number < len(lines) and _SEPARATOR_ROW.match(lines[number]) and "-" in lines[number]
-                current.labels = len(line) if header else line.index("|", line.index("|") + 1)
         current.starts.append((len(current.text), number))
         cuts: list[tuple[int, int, Claim | None]] = [(c, c, None) for c in marks.get(number, ())]
         for m in OPENING.finditer(masked):
@@ -225,12 +247,7 @@ def _paragraphs(markdown: str, marks: dict[int, list[int]], claims: list[Claim])
             if start == end:
                 current.advice.append(len(current.text))
             elif claim is not None:
-                # claim_parse's paragraph text starts with the blank line before it.
-                lead = len(claim.paragraph) - len(claim.paragraph.lstrip("\n"))
-                bounds = sentence_bounds(claim) if claim.paragraph[lead:].startswith(current.text) else None
-                if bounds is None:
-                    bounds = (claim.at[1] - 1, claim.at[1])
-                current.claims.append((max(0, bounds[0] - lead), bounds[1] - lead))
+                current.claims.append(_claimed(claim, current.text))
                 skip_to = max(skip_to, number + claim.lines - 1)
             pos = end
         current.text += line[pos:] + "\n"
