@@ -182,3 +182,13 @@ def test_a_table_header_and_row_labels_are_not_flagged(names: frozenset[str]) ->
     )
     report = _check(text, names)
     assert [u.sentence for u in report.unclaimed] == ["The loop reads ctx.answer in the tool."]
+
+
+def test_an_advice_mark_stays_out_of_a_claimed_sentence() -> None:
+    from verified_docs.render.claim_parse import parse_claims
+    from verified_docs.render.claim_record import sentence
+
+    claim = CLAIM.replace('quote="runs"', 'quote="only tests"')
+    text = f"Return an `Answer`.{ADVICE} The loop only tests `ok`.{claim}\n"
+    (parsed,) = parse_claims(text, Path("docs/p.md"))
+    assert sentence(parsed) == "The loop only tests ok."

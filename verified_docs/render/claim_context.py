@@ -14,7 +14,6 @@ from verified_docs.ledger import Ledger
 from verified_docs.render.claim_parse import Claim, parse_claims
 from verified_docs.render.claim_record import Sentences
 from verified_docs.render.directive import find_directives
-from verified_docs.render.factual import strip_advice
 from verified_docs.render.release_matrix import Matrix
 from verified_docs.scenario.records import Scenario
 
@@ -96,7 +95,7 @@ def scan_site(docs: Path) -> Site:
             elif d.kind == "sources":
                 sources_page = sources_page or rel
         if "claim" in text:
-            sources += [(rel, c) for c in parse_claims(strip_advice(text), path) if c.kind == "source"]
+            sources += [(rel, c) for c in parse_claims(text, path) if c.kind == "source"]
     return Site({k: tuple(v) for k, v in evidence.items()}, matrix_page, sources_page, tuple(sources))
 
 
