@@ -108,13 +108,16 @@ def render(root: Path, out: Path | None = None, *, report: bool = True, only=Non
     site goes to ``out/site``; see :func:`~verified_docs.render.pages.render_tree`, which takes
     ``only`` and ``scenarios``), printing a line with what was written unless ``report`` is False. Claimed sentences are compared with
     their record, and new ones recorded, outside CI; under CI one without a record fails
-    (:mod:`~verified_docs.render.claim_record`). Raises :class:`SourceError` at every
+    (:mod:`~verified_docs.render.claim_record`). Prints, per page, the likely-factual sentences
+    without a claim or an advice mark (:mod:`~verified_docs.render.factual`), each a problem. Raises :class:`SourceError` at every
     page and line that cannot be rendered, :class:`StageFailed` when the Mermaid script cannot be had."""
     from verified_docs.render import vendor
     from verified_docs.render.claim_record import RECORD_FILE, mode_for_build, stale_line
+    from verified_docs.render.factual import load_pending, report_lines
     from verified_docs.render.pages import RENDERED, render_tree
 
     out = root / RENDERED if out is None else out
+    factual: list = []
     try:
         tree = render_tree(
             root,
@@ -124,9 +127,14 @@ def render(root: Path, out: Path | None = None, *, report: bool = True, only=Non
             sentences=mode_for_build(),
             only=only,
             scenarios=scenarios,
+            factual=factual,
         )
     except vendor.VendorError as e:
         raise StageFailed(str(e)) from None
+    finally:
+        if report and factual:
+            # Per page, how many likely-factual sentences carry neither a claim nor an advice mark.
+            print("\n".join(report_lines(factual, load_pending(root))), flush=True)
     if not report:
         return tree
     print(

@@ -276,8 +276,13 @@ def parse_claims(markdown: str, page: Path) -> list[Claim]:
     cannot be read or is unknown or repeated, YAML lines that cannot be read, a missing
     ``evidence`` or ``quote``, an evidence of no known kind, or the wrong value attribute for
     its kind.
+
+    Advice marks (:func:`~verified_docs.render.factual.strip_advice`) are taken out first, in
+    place, so a claim's sentence and columns are those of the page as rendered.
     """
-    return list(_parse(markdown, Path(page)))
+    from verified_docs.render.factual import strip_advice  # factual reads claims: imported here, not at the top
+
+    return list(_parse(strip_advice(markdown), Path(page)))
 
 
 @lru_cache(maxsize=256)

@@ -70,8 +70,9 @@ def mode_for_build() -> str:
     return "ci" if os.environ.get("CI") else "record"
 
 
-def _sentences(paragraph: str) -> list[tuple[int, int]]:
-    """The (start, end) offsets of each sentence of ``paragraph`` (see the module docstring)."""
+def sentence_spans(paragraph: str) -> list[tuple[int, int]]:
+    """The (start, end) offsets of each sentence of ``paragraph`` (see the module docstring).
+    :mod:`~verified_docs.render.factual` cuts every paragraph of a page with it too."""
     masked = "\n".join(masked_lines(paragraph)).ljust(len(paragraph))
     cuts = {0, len(paragraph)}
     first_line = paragraph.split("\n", 1)[0]
@@ -88,17 +89,27 @@ def _sentences(paragraph: str) -> list[tuple[int, int]]:
     return list(zip(ends, ends[1:], strict=False))
 
 
-def sentence(claim: Claim) -> str:
-    """The normalised whole sentence of ``claim`` (see the module docstring); the words before
-    the claim when its quote is in no run of sentences there."""
+def sentence_bounds(claim: Claim) -> tuple[int, int] | None:
+    """The (start, end) offsets in ``claim.paragraph`` of the whole sentence (or run of
+    sentences) holding its quote closest before the claim; None when no run of sentences there
+    holds it."""
     text, (begin, end) = claim.paragraph, claim.at
     quote = words(claim.quote)
-    spans = [(s, e) for s, e in _sentences(text) if s < end and e > begin]
+    spans = [(s, e) for s, e in sentence_spans(text) if s < end and e > begin]
     for i in range(len(spans) - 1, -1, -1):
         for j in range(i, len(spans)):
             if quote in words(text[max(spans[i][0], begin) : min(spans[j][1], end)]):
-                return words(_MARKER.sub("", text[spans[i][0] : spans[j][1]])).strip("| ")
-    return words(text[begin:end])
+                return spans[i][0], spans[j][1]
+    return None
+
+
+def sentence(claim: Claim) -> str:
+    """The normalised whole sentence of ``claim`` (see the module docstring); the words before
+    the claim when its quote is in no run of sentences there."""
+    bounds = sentence_bounds(claim)
+    if bounds is None:
+        return words(claim.paragraph[claim.at[0] : claim.at[1]])
+    return words(_MARKER.sub("", claim.paragraph[bounds[0] : bounds[1]])).strip("| ")
 
 
 def keys(claims: list[Claim]) -> list[str]:

@@ -58,6 +58,7 @@ from verified_docs.render.claim_record import words
 from verified_docs.render.claim_scenario import check_scenario
 from verified_docs.render.claim_source import check_source
 from verified_docs.render.directive import fenced_lines
+from verified_docs.render.factual import strip_advice
 
 _CHECKS = {"scenario": check_scenario, "matrix": check_matrix, "source": check_source}
 
@@ -109,7 +110,9 @@ def render_claims(markdown: str, page: Path, page_uri: str, ctx: Context) -> str
     its sentence compared with (or recorded in) ``ctx.sentences``, the record of claimed
     sentences (:mod:`~verified_docs.render.claim_record`), when there is one. Raises
     :class:`SourceError` listing every malformed or failing claim, and every claimed sentence
-    that differs from its record, at its ``page:line``."""
+    that differs from its record, at its ``page:line``. Advice marks
+    (:func:`~verified_docs.render.factual.strip_advice`) are taken out first, in place."""
+    markdown = strip_advice(markdown)
     claims = parse_claims(markdown, page)
     if not claims:
         return markdown

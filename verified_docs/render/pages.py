@@ -48,6 +48,7 @@ from verified_docs.render.directive import Directive, find_directives, pages_by_
 from verified_docs.render.edit_link import THEME_DIR, resolve_edit_uri, set_repository
 from verified_docs.render.evidence import render_evidence
 from verified_docs.render.includes import include_problems
+from verified_docs.render.factual import PageReport, api_names, check_page, load_pending, page_problems
 from verified_docs.render.install import render_install
 from verified_docs.render.matrix_table import render_matrix
 from verified_docs.render.resolve import resolve
@@ -164,6 +165,8 @@ class Renderer:
     unmeasured: tuple[str, ...] = ()
     sentences: Sentences | None = None
     snippet_bases: tuple[str, ...] = ()  # pymdownx.snippets' base paths, absolute (none: the root)
+    pending: dict[str, tuple[int, int]] = field(default_factory=dict)
+    factual: dict[str, PageReport] = field(default_factory=dict)
     _coverage: Any = field(default=None, repr=False)
     _claims: Context | None = field(default=None, repr=False)
     _pages: Any = field(default=None, repr=False)
@@ -201,6 +204,7 @@ class Renderer:
             tuple(n for n in by_name if matrix is None or n not in matrix.scenarios),
             Sentences.load(root, sentences),
             tuple(snippet_bases or snippet_base_paths(None, root)),
+            load_pending(root),
         )
 
     def pages_by_scenario(self) -> dict[str, list[str]]:
@@ -264,8 +268,12 @@ class Renderer:
         missing = include_problems(source, page, list(self.snippet_bases or (str(self.root),)), first_line)
         if missing:
             raise SourceError(*missing)
+        # Every likely-factual sentence carries a claim or an advice mark (render/factual.py).
+        report = check_page(markdown, page, src_uri, api_names(self.claims().package.parent), first_line)
+        self.factual[src_uri] = report
+        unclaimed = page_problems(report, self.pending, self.root)
         # Claims first: their replacement keeps every line where it was, so the directives'
-        # line numbers still name the page as written.
+        # line numbers still name the page as written. Advice marks go with them.
         markdown = render_claims(markdown, page, src_uri, self.claims())
         lines = markdown.splitlines(keepends=True)
         directives = find_directives(markdown, page, first_line)
@@ -303,7 +311,7 @@ class Renderer:
             else:
                 lines[i] = render_example(examples[d], src_uri)
         rendered = "".join(lines)
-        left = leftover_claims(rendered, page, source)
+        left = leftover_claims(rendered, page, source) + unclaimed
         if left:
             raise SourceError(*left)
         return rendered
@@ -474,6 +482,7 @@ def render_tree(
     sentences: str = "check",
     only: frozenset[str] | None = None,
     scenarios: list[Scenario] | None = None,
+    factual: list[PageReport] | None = None,
 ) -> RenderedTree:
     """Render the project at ``root`` (its ``mkdocs.yml``, or ``config_path``) into ``out_dir``:
     ``out_dir/docs/`` and ``out_dir/mkdocs.yml`` building into ``site_dir`` (see the module
@@ -485,7 +494,9 @@ def render_tree(
     below ``docs/``) renders just those, where ``out_dir`` holds every other page from an
     earlier render of the same inputs (:mod:`~verified_docs.render.page_inputs` says which);
     a page it does not hold yet is rendered too. ``scenarios``: the project's, as the verify
-    stage discovered them (default: discovered again).
+    stage discovered them (default: discovered again). ``factual``, when given, gets each
+    rendered page's report on its likely-factual sentences (:mod:`~verified_docs.render.factual`),
+    even when a page fails.
 
     Raises :class:`SourceError` naming the page and line for any directive or claim that cannot
     be rendered (every problem of every page, not only the first), or ``mkdocs.yml`` that
@@ -507,6 +518,8 @@ def render_tree(
     finally:
         if renderer.sentences is not None:
             renderer.sentences.save()
+        if factual is not None:
+            factual.extend(renderer.factual[page] for page in sorted(renderer.factual))
     written, removed = _write_tree(wanted, out_docs)
     changed = tuple(p.relative_to(out_docs).as_posix() for p in written + removed)
     site_dir = Path(site_dir).resolve()
