@@ -47,8 +47,8 @@ from verified_docs.render.diagram import render_diagrams
 from verified_docs.render.directive import Directive, find_directives, pages_by_scenario
 from verified_docs.render.edit_link import THEME_DIR, resolve_edit_uri, set_repository
 from verified_docs.render.evidence import render_evidence
-from verified_docs.render.includes import include_problems
 from verified_docs.render.factual import PageReport, api_names, check_page, load_pending, page_problems
+from verified_docs.render.includes import include_problems
 from verified_docs.render.install import render_install
 from verified_docs.render.matrix_table import render_matrix
 from verified_docs.render.resolve import resolve
