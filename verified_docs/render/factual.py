@@ -7,6 +7,10 @@ advice. ``markdown`` of a page in, a :class:`PageReport` (its unmarked sentences
 
     Give the tool a deterministic id, so that a resumed run matches it.<!-- advice -->
 
+and ``<!-- navigation -->`` marks a sentence that only leads the reader somewhere ("click
+`Answer` in a program to reach its entry"). Both say: this sentence states nothing about
+toolnexus.
+
 The author sees it in the page's source; the render stage removes it (:func:`strip_advice`,
 line numbers kept), so a reader sees the sentence as written. In a code span or a fence it is
 text, not a mark.
@@ -21,10 +25,15 @@ recorded with. A sentence is *likely factual* when all of these hold:
   is a public name of the installed toolnexus as griffe reads it statically
   (:func:`~verified_docs.render.api_reference.load_package`, the loader of the API reference):
   a module, class, function, method, field, attribute or a function's parameter
-  (:func:`api_names`). A span that is a shell command (``nox ...``, ``pip ...``) names none;
+  (:func:`api_names`). In a dotted name only a toolnexus head counts (``ctx.answer`` does,
+  ``time.sleep`` does not; a leading ``toolnexus.`` is skipped). A span that is a shell command
+  (``nox ...``, ``pip ...``), a path or file name (``rules/releases.txt``, ``host.py``,
+  ``file:line``), a comment or marker (``# not run``, ``--8<--``) or a quoted message of five
+  words or more names none;
 - it is not a heading, an admonition's or a tab's title line, a table's separator row, nor a
   label (fewer than four words: a table cell such as ``` `wait_for` ```);
-- it is not a question (it ends with ``?``);
+- it is not a question (it ends with ``?``), nor starts with a link (a list of links is
+  navigation);
 - it is not imperative: its first word, after a list marker, emphasis, and an opening clause
   ended by a comma (``If the tool suspends, ...``, ``In production, ...``), is not one of
   :data:`IMPERATIVE` (``Use``, ``Give``, ``Keep``, ``See``, ``Don't``, ...). Navigation
@@ -39,7 +48,8 @@ runs the tool again") or through a snippet's own names (``deploy``) is not flagg
 factual sentence that starts with a verb of :data:`IMPERATIVE` ("Returns ...") passes as
 advice; a sentence that names a generic word that happens to be a toolnexus name (``data``,
 ``id``, ``text``) in a span about something else is flagged, and wants an advice mark or a
-rewording; a sentence the splitter cuts too early (after an abbreviation other than "e.g." and
+rewording; a sentence that cites toolnexus only by a path (``toolnexus/client.py``) or in a
+quoted message is not flagged; a sentence the splitter cuts too early (after an abbreviation other than "e.g." and
 "i.e.") is judged in parts.
 """
 
@@ -57,13 +67,16 @@ from verified_docs.render.claim_record import sentence_bounds, sentence_spans, w
 from verified_docs.render.directive import fenced_lines
 
 ADVICE = "<!-- advice -->"
-_ADVICE = re.compile(r"<!--\s*advice\s*-->")
+NAVIGATION = "<!-- navigation -->"
+_ADVICE = re.compile(r"<!--\s*(?:advice|navigation)\s*-->")
 # The paragraph rule of claim_parse (a line that opens a block ends the paragraph before it).
 _BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|\||!!!|\?\?\?|===|<!--)")
 _TITLE_LINE = re.compile(r"^\s*(?:#{1,6}\s|!!!|\?\?\?|===)")
 _SEPARATOR_ROW = re.compile(r"^[\s|:-]*$")
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.S)
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+# A path (``rules/spec-10.yaml``), a file name (``host.py``) or the placeholder ``file:line``.
+_PATH_LIKE = re.compile(r"/|\.(?:py|md|ya?ml|json|txt|out|toml|js|css|html|xml)\b|^file:line$|^\s*(?:#|--)|:$")
 _COMMAND = re.compile(r"^\s*(?:nox|python3?|pip|uv|git|go|mvn|npm|mkdocs|zensical|pytest|curl|cd|export)\s")
 _LEAD = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?[*_\s]*")
 _OPENING_CLAUSE = re.compile(
@@ -115,7 +128,7 @@ def strip_advice(markdown: str) -> str:
 def _stripped(markdown: str) -> tuple[str, dict[int, list[int]]]:
     """``markdown`` without its advice marks outside code, and the columns where they stood in
     each stripped line (page line -> columns)."""
-    if "advice" not in markdown:
+    if "advice" not in markdown and "navigation" not in markdown:
         return markdown, {}
     lines, marks = markdown.splitlines(), {}
     for i, (line, masked, fenced) in enumerate(zip(lines, masked_lines(markdown), fenced_lines(markdown), strict=True)):
@@ -199,8 +212,12 @@ def _paragraphs(markdown: str, marks: dict[int, list[int]], claims: list[Claim])
             if start == end:
                 current.advice.append(len(current.text))
             elif claim is not None:
-                bounds = sentence_bounds(claim) if claim.paragraph.startswith(current.text) else None
-                current.claims.append(bounds or (claim.at[1] - 1, claim.at[1]))
+                # claim_parse's paragraph text starts with the blank line before it.
+                lead = len(claim.paragraph) - len(claim.paragraph.lstrip("\n"))
+                bounds = sentence_bounds(claim) if claim.paragraph[lead:].startswith(current.text) else None
+                if bounds is None:
+                    bounds = (claim.at[1] - 1, claim.at[1])
+                current.claims.append((max(0, bounds[0] - lead), bounds[1] - lead))
                 skip_to = max(skip_to, number + claim.lines - 1)
             pos = end
         current.text += line[pos:] + "\n"
@@ -216,15 +233,24 @@ def _line_of(p: _Paragraph, offset: int) -> int:
 
 
 def cited_names(text: str, names: frozenset[str]) -> tuple[str, ...]:
-    """The toolnexus names (of ``names``) that the code spans of ``text`` hold, in order, once each."""
+    """The toolnexus names (of ``names``) that the code spans of ``text`` hold, in order, once
+    each: in a span that is not a command, a path or file name, or a quoted message (five words
+    or more), each dotted name whose head is a toolnexus name (``ctx.answer``, ``data.schema``;
+    ``toolnexus.`` itself left off) gives its parts that are; one whose head is not
+    (``time.sleep``, ``json.dumps``) gives none."""
     found: dict[str, None] = {}
     for m in _CODE_SPAN.finditer(text):
         span = m.group(2)
-        if _COMMAND.match(span):
+        if _COMMAND.match(span) or _PATH_LIKE.search(span) or len(span.split()) >= 5:
             continue
-        for ident in _IDENTIFIER.findall(span):
-            if ident in names and ident not in _NOT_CODE_NAMES:
-                found.setdefault(ident, None)
+        for chain in _DOTTED.findall(span):
+            parts = chain.split(".")
+            if parts[0] in _NOT_CODE_NAMES:
+                parts = parts[1:]
+            if parts and parts[0] in names:
+                for part in parts:
+                    if part in names:
+                        found.setdefault(part, None)
     return tuple(found)
 
 
@@ -236,6 +262,8 @@ def is_statement(text: str) -> bool:
     seen = words(text).strip("| ")
     if len(seen.split()) < MIN_WORDS or seen.rstrip(" )\"'*_").endswith("?"):
         return False
+    if _LEAD.sub("", text, count=1).startswith("["):
+        return False  # a list of links, or a sentence that starts with one: navigation
     lead = _LEAD.sub("", words(text), count=1)
     lead = _OPENING_CLAUSE.sub("", lead, count=1)
     first = re.split(r"[\s,:;.]", lead.strip(), maxsplit=1)[0].lower().strip("*_\"'(")
@@ -285,7 +313,8 @@ def problems(reports: Iterable[PageReport]) -> list[Problem]:
                         f'sentence: "{shown}"',
                         'if it says what toolnexus does, add a claim after it: <!-- claim evidence="<scenario>#<run>.<key>" '
                         'value="..." quote="<its words>" --> (CONTRIBUTING.md, Claims)',
-                        f"if it is advice, mark it: put {ADVICE} right after the sentence",
+                        f"if it is advice, mark it: put {ADVICE} right after the sentence "
+                        f"({NAVIGATION} if it only leads the reader to another place)",
                     ),
                     "unclaimed sentence",
                 )
@@ -299,7 +328,7 @@ def report_lines(reports: Iterable[PageReport], pending: Iterable[str] = ()) -> 
     reports, pending = list(reports), set(pending)
     lines = [
         f"factual: {r.page}: {len(r.unclaimed)} unmarked of {r.factual} likely-factual sentence(s) "
-        f"({r.claimed} claimed, {r.advice} advice)"
+        f"({r.claimed} claimed, {r.advice} marked as advice or navigation)"
         + ("  NOT DONE: listed in " + PENDING_FILE.as_posix() if r.page in pending else "")
         for r in reports
         if r.factual
