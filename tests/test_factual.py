@@ -11,6 +11,7 @@ from verified_docs.errors import SourceError
 from verified_docs.render.claim_source import installed_toolnexus
 from verified_docs.render.factual import (
     ADVICE,
+    NAVIGATION,
     PENDING_FILE,
     api_names,
     check_page,
@@ -95,6 +96,7 @@ def test_an_advice_mark_in_code_is_text(names: frozenset[str]) -> None:
         "Use `wait_for` when the reviewer is around.\n",  # imperative
         "If nobody answers, give `wait_for` a timeout.\n",  # imperative after an opening clause
         "See [the `Answer` page](answer-later.md) for `wait_for`.\n",  # navigation
+        "- [Answer later](answer-later.md): the durable `wait_for` posture.\n",  # a list of links
         "Does the loop check `Answer.id` at all?\n",  # a question
         "| `wait_for` | `Answer` |\n|---|---|\n| `ctx.answer` | inline |\n",  # labels in a table
         "```python\n# The loop runs `wait_for` and sets `ctx.answer` here.\n```\n",  # a fence
@@ -157,3 +159,16 @@ def test_the_real_pages_have_no_unmarked_sentence(names: frozenset[str]) -> None
         if report.unclaimed:
             counts[rel] = len(report.unclaimed)
     assert counts == {}, f"pages with unmarked likely-factual sentences (nox -s docs lists them): {counts}"
+
+
+def test_a_navigation_mark_passes_and_is_removed(names: frozenset[str]) -> None:
+    text = f"In every program on this site, the name `Answer` leads to its entry here.{NAVIGATION}\n"
+    report = _check(text, names)
+    assert (report.factual, report.advice, report.unclaimed) == (1, 1, ())
+    assert NAVIGATION not in strip_advice(text)
+
+
+def test_a_dotted_name_counts_by_its_head(names: frozenset[str]) -> None:
+    assert _check("The tracer counts what `time.sleep` is asked for.\n", names).factual == 0
+    assert _check("The tool reads `ctx.answer.data` there.\n", names).factual == 1
+    assert _check("The loop sits in `toolnexus/client.py` and `host.py`.\n", names).factual == 0

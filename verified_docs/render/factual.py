@@ -25,7 +25,7 @@ recorded with. A sentence is *likely factual* when all of these hold:
   is a public name of the installed toolnexus as griffe reads it statically
   (:func:`~verified_docs.render.api_reference.load_package`, the loader of the API reference):
   a module, class, function, method, field, attribute or a function's parameter
-  (:func:`api_names`). In a dotted name only a toolnexus head counts (``ctx.answer`` does,
+  (:func:`api_names`), outside a quoted value (``"input"`` is data). In a dotted name only a toolnexus head counts (``ctx.answer`` does,
   ``time.sleep`` does not; a leading ``toolnexus.`` is skipped). A span that is a shell command
   (``nox ...``, ``pip ...``), a path or file name (``rules/releases.txt``, ``host.py``,
   ``file:line``), a comment or marker (``# not run``, ``--8<--``) or a quoted message of five
@@ -34,8 +34,9 @@ recorded with. A sentence is *likely factual* when all of these hold:
   label (fewer than four words: a table cell such as ``` `wait_for` ```);
 - it is not a question (it ends with ``?``), nor starts with a link (a list of links is
   navigation);
-- it is not imperative: its first word, after a list marker, emphasis, and an opening clause
-  ended by a comma (``If the tool suspends, ...``, ``In production, ...``), is not one of
+- it is not imperative: its first word, after a list marker, emphasis, an opening clause
+  ended by a comma (``If the tool suspends, ...``, ``In production, ...``) and a linking word
+  (``So``, ``Then``), is not one of
   :data:`IMPERATIVE` (``Use``, ``Give``, ``Keep``, ``See``, ``Don't``, ...). Navigation
   ("See [Answer later](...)") is imperative too.
 
@@ -74,15 +75,19 @@ _BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|\||!!!|\?\?\?|===|
 _TITLE_LINE = re.compile(r"^\s*(?:#{1,6}\s|!!!|\?\?\?|===)")
 _SEPARATOR_ROW = re.compile(r"^[\s|:-]*$")
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.S)
+# A quoted value (``"input"``, ``'expired'``) is data, not a name.
+_STRING = re.compile(r"\"[^\"]*\"|'[^']*'")
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # A path (``rules/spec-10.yaml``), a file name (``host.py``) or the placeholder ``file:line``.
 _PATH_LIKE = re.compile(r"/|\.(?:py|md|ya?ml|json|txt|out|toml|js|css|html|xml)\b|^file:line$|^\s*(?:#|--)|:$")
 _COMMAND = re.compile(r"^\s*(?:nox|python3?|pip|uv|git|go|mvn|npm|mkdocs|zensical|pytest|curl|cd|export)\s")
-_LEAD = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?[*_\s]*")
+_LEAD = re.compile(r"^[\s|]*(?:[-*+]\s+|\d+[.)]\s+)?[*_\s]*")
 _OPENING_CLAUSE = re.compile(
     r"^(?:If|When|Whenever|Once|Before|After|Until|Unless|While|To|For|In|On|At|With|Without|Where|"
-    r"Otherwise|Then|So|Instead|Here|Below|Above|Either way|In short|In production)\b[^,.;:]*,\s*"
+    r"Otherwise|Here|Below|Above|Either way|In short|In production)\b[^,.;:]*,\s*"
 )
+# A linking word before the verb: "So answer ...", "Then give ...".
+_LINKING = re.compile(r"^(?:So|Then|Instead|Also|And|But|Or)\s+")
 _NOT_CODE_NAMES = frozenset({"toolnexus"})
 MIN_WORDS = 4
 
@@ -93,7 +98,8 @@ IMPERATIVE = frozenset(
     drop ensure expect find follow give go handle keep let look make mark model move name never
     note open pass persist pick point prefer put raise read record remember replace resume return
     rewind run save see send set show start stop store swap take tell test treat try turn use
-    verify wait write always avoid
+    verify wait write always apply wrap log alert hand limit leave count include retry consider
+    reach click unfold fold skip mind suspend
     """.split()
 )
 
@@ -235,7 +241,7 @@ def _line_of(p: _Paragraph, offset: int) -> int:
 def cited_names(text: str, names: frozenset[str]) -> tuple[str, ...]:
     """The toolnexus names (of ``names``) that the code spans of ``text`` hold, in order, once
     each: in a span that is not a command, a path or file name, or a quoted message (five words
-    or more), each dotted name whose head is a toolnexus name (``ctx.answer``, ``data.schema``;
+    or more), outside quoted values (``"input"`` is data), each dotted name whose head is a toolnexus name (``ctx.answer``, ``data.schema``;
     ``toolnexus.`` itself left off) gives its parts that are; one whose head is not
     (``time.sleep``, ``json.dumps``) gives none."""
     found: dict[str, None] = {}
@@ -243,7 +249,7 @@ def cited_names(text: str, names: frozenset[str]) -> tuple[str, ...]:
         span = m.group(2)
         if _COMMAND.match(span) or _PATH_LIKE.search(span) or len(span.split()) >= 5:
             continue
-        for chain in _DOTTED.findall(span):
+        for chain in _DOTTED.findall(_STRING.sub(" ", span)):
             parts = chain.split(".")
             if parts[0] in _NOT_CODE_NAMES:
                 parts = parts[1:]
@@ -266,6 +272,7 @@ def is_statement(text: str) -> bool:
         return False  # a list of links, or a sentence that starts with one: navigation
     lead = _LEAD.sub("", words(text), count=1)
     lead = _OPENING_CLAUSE.sub("", lead, count=1)
+    lead = _LINKING.sub("", lead, count=1)
     first = re.split(r"[\s,:;.]", lead.strip(), maxsplit=1)[0].lower().strip("*_\"'(")
     if first == "do" and re.match(r"(?i)do\s+not\b", lead):
         return False
