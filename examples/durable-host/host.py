@@ -121,7 +121,9 @@ async def resume(request_id: str, answer_for) -> int:
             messages[turn]["content"], toolkit, history=messages[:turn]
         )
     except LookupError as error:
-        # The model asked something else this time: the row stays waiting.
+        # wait_for was handed a Request other than the parked one: the model
+        # asked something else, or a later call suspended after the Answer
+        # was handed over. run raised, and the row stays waiting.
         print(f"not resumed: {error}")
         return 1
     state = "answered" if answer.ok else "declined"
@@ -129,11 +131,10 @@ async def resume(request_id: str, answer_for) -> int:
         db.execute(
             "UPDATE parked SET state = ? WHERE id = ?", (state, request_id)
         )
-    # A resumed run may suspend on something new; none does in this example.
-    if result.status == "pending":
-        park(db, result.pending, result.messages)  # not run
-    else:
-        print(f"{result.status}: {result.text}")
+    # With wait_for set, run never returns "pending": a tool that suspends
+    # again with the Answer gives the model "unresolved: <prompt>", and any
+    # other Request makes one_shot raise (above).
+    print(f"{result.status}: {result.text}")
     return 0
 # --8<-- [end:resume]
 

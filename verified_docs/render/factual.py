@@ -84,7 +84,7 @@ _COMMAND = re.compile(r"^\s*(?:nox|python3?|pip|uv|git|go|mvn|npm|mkdocs|zensica
 _LEAD = re.compile(r"^[\s|]*(?:[-*+]\s+|\d+[.)]\s+)?[*_\s]*")
 _OPENING_CLAUSE = re.compile(
     r"^(?:If|When|Whenever|Once|Before|After|Until|Unless|While|To|For|In|On|At|With|Without|Where|"
-    r"Otherwise|Here|Below|Above|Either way|In short|In production)\b[^,.;:]*,\s*"
+    r"Otherwise|Here|Below|Above|Either way|In short|In production)\b[^,;:]*,\s*"
 )
 # A linking word before the verb: "So answer ...", "Then give ...".
 _LINKING = re.compile(r"^(?:So|Then|Instead|Also|And|But|Or)\s+")
@@ -99,7 +99,7 @@ IMPERATIVE = frozenset(
     note open pass persist pick point prefer put raise read record remember replace resume return
     rewind run save see send set show start stop store swap take tell test treat try turn use
     verify wait write always apply wrap log alert hand limit leave count include retry consider
-    reach click unfold fold skip mind suspend
+    reach click unfold fold skip mind suspend switch park
     """.split()
 )
 

@@ -73,6 +73,7 @@ async def main() -> None:
             )
         db.close()
         print(f"parked {request.id} ({request.kind}): {request.prompt}")
+        print(f"transcript: {[m['role'] for m in result.messages]}")
     # --8<-- [end:park]
 
 

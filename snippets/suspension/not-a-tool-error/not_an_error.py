@@ -106,6 +106,8 @@ async def main(mode: str) -> None:
             f"tool call {call['name']}{call['args']}:"
             f" is_error={call['is_error']} {call['output']!r}"
         )
+    shown = [m["content"] for m in result.messages if m["role"] == "tool"]
+    print(f"tool messages: {shown}")
     # --8<-- [end:run]
 
 

@@ -1,6 +1,6 @@
 """client.stream(...) on a turn whose tool suspends: the events a host
-sees, and the transcript it is left with. argv[1]: none (no wait_for) or
-wait (a wait_for that answers)."""
+sees, and the transcript it is left with. argv[1]: none (no wait_for),
+wait (a wait_for that answers) or decline (a wait_for that refuses)."""
 import asyncio
 import os
 import sys
@@ -49,6 +49,11 @@ def answer(request: Request) -> Answer:
     return Answer(id=request.id, ok=True, data={"region": "eu-west-1"})
 
 
+def refuse(request: Request) -> Answer:
+    print(f"  wait_for({request.id}) declines")
+    return Answer(id=request.id, ok=False, reason="declined")
+
+
 async def main(mode: str) -> None:
     global SEEN_PENDING
     toolkit = await create_toolkit(
@@ -59,7 +64,7 @@ async def main(mode: str) -> None:
         api_key=os.environ["OPENAI_API_KEY"],
         style="openai",
         model="gpt-4o-mini",
-        wait_for=answer if mode == "wait" else None,
+        wait_for={"wait": answer, "decline": refuse}.get(mode),
     )
     # --8<-- [start:stream]
     kinds = []
@@ -73,7 +78,10 @@ async def main(mode: str) -> None:
             SEEN_PENDING = True
             print(f"pending {event['request'].id}")
         elif kind == "tool_result":
-            print(f"tool_result {event['name']}: {event['output']!r}")
+            print(
+                f"tool_result {event['name']}: {event['output']!r}"
+                f" is_error={event['is_error']}"
+            )
         elif kind == "done":
             result = event["result"]
             print(f"done: {result.status}")

@@ -1,7 +1,9 @@
 """What the loop does with what wait_for gives back, other than an Answer.
 The first argument picks the wait_for: "none" returns None, "not-an-answer"
-returns a dict, True and False in three runs, "raises" raises."""
+returns a dict, True and False in three runs, "look-alike" returns an
+object of its own with an ok attribute, "raises" raises."""
 import asyncio
+import dataclasses
 import os
 import sys
 
@@ -25,7 +27,7 @@ async def deploy(environment: str, ctx: ToolContext = None):
             id=f"deploy-{environment}",
             prompt=f"Deploy the current build to {environment}?",
         )
-    return f"deployed to {environment}"  # not run
+    return f"deployed to {environment}, ctx.answer: {type(ctx.answer).__name__}"
 
 
 @tool
@@ -50,6 +52,16 @@ NOT_ANSWERS = [
     False,  # "no"
 ]
 # --8<-- [end:not-an-answer]
+
+
+# --8<-- [start:look-alike]
+@dataclasses.dataclass
+class Approval:
+    """A home-made answer type: an id and an ok, and no Answer."""
+
+    id: str
+    ok: bool
+# --8<-- [end:look-alike]
 
 
 # --8<-- [start:raises]
@@ -90,6 +102,8 @@ async def main(mode: str) -> None:
         for value in NOT_ANSWERS:
             print(f"wait_for returns {value!r}:", end=" ")
             await run_once(toolkit, lambda request: value)
+    elif mode == "look-alike":
+        await run_once(toolkit, lambda request: Approval(request.id, True))
     else:
         run_errors = []
 

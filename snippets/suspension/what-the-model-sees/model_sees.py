@@ -90,6 +90,7 @@ async def main(style: str, mode: str) -> None:
         print(f"  the Request's url: {result.pending.url}")
         placeholder = tool_results_in(result.messages)
         print(f"  in the transcript: {json.dumps(placeholder)}")
+        print(f"  roles: {[m['role'] for m in result.messages]}")
     else:
         sent = tool_results_in(recorder.bodies[-1]["messages"])
         print(f"  sent to the model: {json.dumps(sent)}")

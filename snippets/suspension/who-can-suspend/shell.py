@@ -1,4 +1,5 @@
-"""The model runs a shell command and writes a file: a default toolkit.
+"""The model runs a shell command, writes, edits and patches files and
+fetches a URL: a default toolkit, and nobody is asked.
 
 Usage: python shell.py
 """
@@ -23,7 +24,9 @@ async def main() -> None:
     for call in result.tool_calls:
         print(f"{call['name']} {call['args']}: {call['output']!r}")
     print(f"status: {result.status}")
+    print(f"bash ran: {result.tool_calls[0]['metadata']['shell']}")
     print(f"note.txt holds: {Path('note.txt').read_text()!r}")
+    print(f"plan.txt holds: {Path('plan.txt').read_text()!r}")
     # --8<-- [end:run]
 
 

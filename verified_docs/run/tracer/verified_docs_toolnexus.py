@@ -84,7 +84,9 @@ def patch_toolkit(module: Any) -> None:
     async def execute(self, name, args=None, ctx=None):
         answer = getattr(ctx, "answer", None)
         watched = None
-        if answer is not None and isinstance(answer.data, dict):
+        # getattr: the loop hands the tool any object with an ok attribute, not only an
+        # Answer, and the tracer must not fail where toolnexus does not.
+        if answer is not None and isinstance(getattr(answer, "data", None), dict):
             # Same values, same types: only reads of ctx.answer.data are noted. In the harness's
             # reply pass, each reply the tool receives is swapped for a fresh value first.
             swap = json.loads(os.environ.get("VERIFIED_DOCS_REPLY_SWAP") or "{}")
