@@ -28,12 +28,14 @@ CONTRADICTED = "claim contradicted"
 class Site:
     """Where a claim can point, found in ``docs/``: the pages (posix, below ``docs/``) showing
     each scenario's evidence box, the page with the release matrix, the page listing cited
-    source lines, and every source claim of every page (for that list)."""
+    source lines, every source claim of every page (for that list), and the page showing the
+    SPEC §10 contract (``rule:`` claims link to its entries)."""
 
     evidence_pages: dict[str, tuple[str, ...]]
     matrix_page: str | None
     sources_page: str | None
     source_claims: tuple[tuple[str, Claim], ...]
+    contract_page: str | None = None
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def scan_site(docs: Path) -> Site:
     """Read every page under ``docs`` for directives and source claims (see :class:`Site`).
     Raises :class:`SourceError` for a malformed directive or claim on any page."""
     evidence: dict[str, list[str]] = {}
-    matrix_page = sources_page = None
+    matrix_page = sources_page = contract_page = None
     sources: list[tuple[str, Claim]] = []
     for path in sorted(Path(docs).rglob("*.md")):
         rel, text = path.relative_to(docs).as_posix(), path.read_text(encoding="utf-8")
@@ -95,9 +97,11 @@ def scan_site(docs: Path) -> Site:
                 matrix_page = matrix_page or rel
             elif d.kind == "sources":
                 sources_page = sources_page or rel
+            elif d.kind == "contract":
+                contract_page = contract_page or rel
         if "claim" in text:
             sources += [(rel, c) for c in parse_claims(strip_advice(text), path) if c.kind == "source"]
-    return Site({k: tuple(v) for k, v in evidence.items()}, matrix_page, sources_page, tuple(sources))
+    return Site({k: tuple(v) for k, v in evidence.items()}, matrix_page, sources_page, tuple(sources), contract_page)
 
 
 def points_at_nothing(e: SourceError) -> SourceError:
