@@ -220,11 +220,14 @@ def test_rule_claim_that_holds_links_to_the_rule_on_the_contract_page(verified, 
     with_rules(project)
     out = render(project, verified[1], RULE_CLAIM.format("branches only on `ok`"), page="guide/other.md")
     assert "<!-- claim" not in out
-    assert '<sup class="vd-claim">[✓](../reference/contract.md#s4 "Written upstream' in out
+    assert '[✓](../reference/contract.md#s4 "S4 The Answer&#39;s shape: SPEC.md at d4d4255, §10, Answer' in out
     assert "Contract rule S4: The Answer&#39;s shape" in out
     # Without contains, the rule being there is what backs the sentence.
     bare = 'The SPEC has an Answer rule.<!-- claim evidence="rule:S4" quote="an Answer rule" -->\n'
     assert "../reference/contract.md#s4" in render(project, verified[1], bare, page="guide/other.md")
+    # A text of the note is named as this site's words, not upstream's.
+    note = RULE_CLAIM.format("the SPEC types it boolean")
+    assert "this site&#39;s note on the rule" in render(project, verified[1], note, page="guide/other.md")
 
 
 def test_rule_claim_whose_rule_is_gone_points_at_nothing(verified, project: Path) -> None:

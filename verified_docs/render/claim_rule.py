@@ -41,11 +41,22 @@ def check_rule(claim: Claim, page: str, ctx: Context) -> Checked:
         raise SourceError(
             Problem(where, f"{head} no page shows the contract", ("add <!-- verified-contract --> to a page",))
         )
-    documents = ", ".join(dict.fromkeys(s.document.name for s in rule.sources))
     return Checked(
         claim,
         link(page, ctx.site.contract_page, rule.id.lower()),
         CHECK_MARK,
-        f"Written upstream, as {RULES_FILE} records it: {rule.id} {rule.title} ({documents})",
+        _title(rule, claim.contains),
         f"Contract rule {rule.id}: {rule.title}",
     )
+
+
+def _title(rule: Rule, contains: str | None) -> str:
+    """The link's tooltip: the source whose quote holds ``contains`` (or, for a text of the
+    note, that the note is this site's words about the rule), else every document cited."""
+    head = f"{rule.id} {rule.title}"
+    if contains is not None:
+        for s in rule.sources:
+            if s.quote and contains in s.quote:
+                return f"{head}: {s.document.name}, {s.where}: “{s.quote}”"
+        return f"{head}: this site's note on the rule ({RULES_FILE}) says “{contains}”"
+    return f"{head}, as written in " + ", ".join(dict.fromkeys(s.document.name for s in rule.sources))
