@@ -204,6 +204,53 @@ def test_source_claim_naming_a_file_the_package_does_not_have(verified, project:
     )
 
 
+def with_rules(project: Path) -> None:
+    """The project's rules file as this repository's, and a page showing the contract."""
+    (project / "rules").mkdir(exist_ok=True)
+    shutil.copy(ROOT / "rules" / "spec-10.yaml", project / "rules" / "spec-10.yaml")
+    (project / "docs" / "reference" / "contract.md").write_text("# Contract\n\n<!-- verified-contract -->\n")
+
+
+RULE_CLAIM = (
+    'The SPEC says the loop looks at ok alone.<!-- claim evidence="rule:S4" contains="{}" quote="ok alone" -->\n'
+)
+
+
+def test_rule_claim_that_holds_links_to_the_rule_on_the_contract_page(verified, project: Path) -> None:
+    with_rules(project)
+    out = render(project, verified[1], RULE_CLAIM.format("branches only on `ok`"), page="guide/other.md")
+    assert "<!-- claim" not in out
+    assert '[✓](../reference/contract.md#s4 "S4 The Answer&#39;s shape: SPEC.md at d4d4255, §10, Answer' in out
+    assert "Contract rule S4: The Answer&#39;s shape" in out
+    # Without contains, the rule being there is what backs the sentence.
+    bare = 'The SPEC has an Answer rule.<!-- claim evidence="rule:S4" quote="an Answer rule" -->\n'
+    assert "../reference/contract.md#s4" in render(project, verified[1], bare, page="guide/other.md")
+    # A text of the note is named as this site's words, not upstream's.
+    note = RULE_CLAIM.format("the SPEC types it boolean")
+    assert "this site&#39;s note on the rule" in render(project, verified[1], note, page="guide/other.md")
+
+
+def test_rule_claim_whose_rule_is_gone_points_at_nothing(verified, project: Path) -> None:
+    with_rules(project)
+    body = RULE_CLAIM.format("branches only on `ok`").replace("rule:S4", "rule:S99")
+    message = failure(project, verified[1], body)
+    assert message.startswith(
+        f"{page_path(project)}:1: claim points at nothing: rules/spec-10.yaml has no rule 'S99'\n"
+    )
+    assert "valid rules: S1, S2, S3, S4" in message
+
+
+def test_rule_claim_whose_text_the_rule_does_not_hold_is_contradicted(verified, project: Path) -> None:
+    with_rules(project)
+    with pytest.raises(SourceError) as e:
+        render(project, verified[1], RULE_CLAIM.format("the loop reads reason"))
+    assert str(e.value).startswith(
+        f'{page_path(project)}:1: claim: rule:S4: the page cites "the loop reads reason"; '
+        "no quote of the rule's sources and not its note holds it\n"
+    )
+    assert e.value.problems[0].title == CONTRADICTED
+
+
 def test_matrix_claim_with_a_wrong_since(verified, project: Path) -> None:
     body = f'Works since 0.18.1.<!-- claim evidence="matrix:{NAME}" since="0.18.1" quote="since 0.18.1" -->\n'
     assert failure(project, verified[1], body) == (
@@ -267,7 +314,11 @@ def test_only_a_claim_its_evidence_contradicts_is_titled_claim_contradicted(veri
         ),
         (
             '<!-- claim evidence="x" value="1" quote="q" -->',
-            "malformed claim: evidence 'x' is none of <scenario>#<run>.<key>, matrix:<scenario>, source:toolnexus/<file>.py",
+            "malformed claim: evidence 'x' is none of <scenario>#<run>.<key>, matrix:<scenario>, source:toolnexus/<file>.py, rule:<id>",
+        ),
+        (
+            '<!-- claim evidence="rule:S4" since="0.19.0" quote="q" -->',
+            "malformed claim: a rule claim takes contains, got since",
         ),
         (
             '<!-- claim evidence="source:../secrets.py" contains="x" quote="q" -->',

@@ -27,12 +27,14 @@ CONTRADICTED = "claim contradicted"
 class Site:
     """Where a claim can point, found in ``docs/``: the pages (posix, below ``docs/``) showing
     each scenario's evidence box, the page with the release matrix, the page listing cited
-    source lines, and every source claim of every page (for that list)."""
+    source lines, every source claim of every page (for that list), and the page showing the
+    SPEC §10 contract (``rule:`` claims link to its entries)."""
 
     evidence_pages: dict[str, tuple[str, ...]]
     matrix_page: str | None
     sources_page: str | None
     source_claims: tuple[tuple[str, Claim], ...]
+    contract_page: str | None = None
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ def scan_site(docs: Path) -> Site:
     claim, or a code fence never closed, each once: every page's rendering needs this scan,
     so the render stage reports these before it renders any page (not once per page)."""
     evidence: dict[str, list[str]] = {}
-    matrix_page = sources_page = None
+    matrix_page = sources_page = contract_page = None
     sources: list[tuple[str, Claim]] = []
     problems: list[Problem] = []
     for path in sorted(Path(docs).rglob("*.md")):
@@ -107,10 +109,12 @@ def scan_site(docs: Path) -> Site:
                 matrix_page = matrix_page or rel
             elif d.kind == "sources":
                 sources_page = sources_page or rel
+            elif d.kind == "contract":
+                contract_page = contract_page or rel
         sources += [(rel, c) for c in claims if c.kind == "source"]
     if problems:
         raise SourceError(*problems)
-    return Site({k: tuple(v) for k, v in evidence.items()}, matrix_page, sources_page, tuple(sources))
+    return Site({k: tuple(v) for k, v in evidence.items()}, matrix_page, sources_page, tuple(sources), contract_page)
 
 
 def points_at_nothing(e: SourceError) -> SourceError:

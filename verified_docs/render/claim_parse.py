@@ -23,7 +23,14 @@ OPENING = re.compile(r"<!--\s*claim\b")
 _ATTR = re.compile(r"""\s+(?P<key>[a-z_]+)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
 ATTRIBUTES = ("evidence", "value", "contains", "since", "quote")
 # What each kind of evidence takes besides evidence and quote: (exactly one of these, allowed).
-_KIND_ATTRIBUTES = {"scenario": ("value", "contains"), "matrix": ("since",), "source": ("contains",)}
+_KIND_ATTRIBUTES = {
+    "scenario": ("value", "contains"),
+    "matrix": ("since",),
+    "source": ("contains",),
+    "rule": ("contains",),
+}
+# Kinds whose attribute besides evidence and quote may be left out (rule: with no contains).
+_OPTIONAL = ("rule",)
 _SOURCE_FILE = re.compile(r"toolnexus(/[A-Za-z_][A-Za-z0-9_]*)+\.py")
 # A line that opens a block (list item, heading, table row, admonition, tab, directive) ends
 # the paragraph before it, so a claim's words are looked for in its own item or row.
@@ -55,9 +62,9 @@ class Claim:
 
     @property
     def kind(self) -> str:
-        """``scenario``, ``matrix`` or ``source``."""
+        """``scenario``, ``matrix``, ``source`` or ``rule``."""
         head = self.evidence.split(":", 1)[0]
-        return head if head in ("matrix", "source") and ":" in self.evidence else "scenario"
+        return head if head in ("matrix", "source", "rule") and ":" in self.evidence else "scenario"
 
     def __str__(self) -> str:
         return f"{self.where}: {self.evidence}"
@@ -148,7 +155,7 @@ def _claim(where: Location, span: tuple[int, int], attrs: dict[str, str], senten
     if claim.kind == "scenario" and not re.fullmatch(r"[^#\s]+#[^.\s]+(\.[^.\s]+)+", claim.evidence):
         raise _malformed(
             where,
-            f"evidence {claim.evidence!r} is none of <scenario>#<run>.<key>, matrix:<scenario>, source:toolnexus/<file>.py",
+            f"evidence {claim.evidence!r} is none of <scenario>#<run>.<key>, matrix:<scenario>, source:toolnexus/<file>.py, rule:<id>",
         )
     if claim.kind == "source" and (not _SOURCE_FILE.fullmatch(claim.evidence[len("source:") :])):
         raise _malformed(
@@ -156,7 +163,8 @@ def _claim(where: Location, span: tuple[int, int], attrs: dict[str, str], senten
         )
     takes = _KIND_ATTRIBUTES[claim.kind]
     given = [k for k in ("value", "contains", "since") if k in attrs]
-    if len([k for k in given if k in takes]) != 1 or set(given) - set(takes):
+    wanted = (0, 1) if claim.kind in _OPTIONAL else (1,)
+    if len([k for k in given if k in takes]) not in wanted or set(given) - set(takes):
         raise _malformed(where, f"a {claim.kind} claim takes {' or '.join(takes)}, got {', '.join(given) or 'none'}")
     return claim
 

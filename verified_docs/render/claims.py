@@ -15,6 +15,9 @@ A claim is an HTML comment right after the sentence it backs, on the same line::
 - ``matrix:<scenario>`` with ``since="X.Y.Z"``: the release matrix's measured first release.
 - ``source:toolnexus/<file>.py`` with ``contains="..."``: a text the installed toolnexus file
   must hold (the package this build runs, found through importlib, never imported).
+- ``rule:<id>`` (an id of ``rules/spec-10.yaml``), optionally with ``contains="..."``: what the
+  SPEC or an upstream document says; the text must stand in a quote of the rule's sources or
+  in its note (:mod:`~verified_docs.render.claim_rule`).
 
 ``quote`` is required: words of the sentence that the evidence backs, which must stand in the
 same paragraph before the claim (after the previous claim, if any; claims written one right
@@ -35,7 +38,8 @@ A name may stand on the first line or below it, not both. The link takes the fir
 place; the block's other lines are left empty, so every line keeps its number.
 
 A checked claim becomes a small superscript link: to the run's part of the scenario's evidence
-box (on the same page when it has one), to the scenario's row of the release matrix, or to the
+box (on the same page when it has one), to the scenario's row of the release matrix, to the
+rule's entry on the contract page (``<!-- verified-contract -->``), or to the
 entry of the list of cited source lines (``<!-- verified-sources -->``, :func:`~verified_docs.render.claim_source.render_sources`),
 which shows ``file:line`` and the line as installed. Claims in code fences and inline code are
 text, not claims.
@@ -55,12 +59,13 @@ from verified_docs.render.claim_context import Checked, Context
 from verified_docs.render.claim_matrix import check_matrix
 from verified_docs.render.claim_parse import OPENING, Claim, masked_lines, parse_claims
 from verified_docs.render.claim_record import words
+from verified_docs.render.claim_rule import check_rule
 from verified_docs.render.claim_scenario import check_scenario
 from verified_docs.render.claim_source import check_source
 from verified_docs.render.directive import fenced_lines
 from verified_docs.render.factual import strip_advice
 
-_CHECKS = {"scenario": check_scenario, "matrix": check_matrix, "source": check_source}
+_CHECKS = {"scenario": check_scenario, "matrix": check_matrix, "source": check_source, "rule": check_rule}
 
 
 def _tail(text: str, limit: int = 200) -> str:
