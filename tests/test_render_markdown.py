@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,39 @@ def test_nav_titles_come_from_the_nav_and_a_bare_entry_takes_its_heading(tmp_pat
         "a/first-steps.md": "Getting going",
         "a/untitled-page.md": "Untitled page",
     }
+
+
+class _MarkdownAttributes(HTMLParser):
+    """Every start tag that still carries a ``markdown`` attribute (md_in_html's, left unread)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.left: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if any(name == "markdown" for name, _ in attrs):
+            self.left.append(f"line {self.getpos()[0]}: <{tag} {' '.join(f'{k}={v!r}' for k, v in attrs)}>")
+
+
+def test_no_page_leaves_a_markdown_attribute_in_its_html(rendered) -> None:
+    """Python-Markdown with the generated config's extensions (what MkDocs and Zensical run) over
+    every rendered page: no element keeps a literal ``markdown`` attribute. md_in_html reads one
+    only where raw HTML starts at most 3 spaces in, so an example's wrapper inside a tab (the
+    index page has four) must be a pymdownx.blocks.html block, not ``<div markdown>``."""
+    import markdown
+    import yaml
+
+    # PyYAML's unsafe loader resolves the custom fence's !!python/name formatter, as both
+    # generators' loaders do; the file is our own generated config.
+    config = yaml.load(rendered.config.read_text(encoding="utf-8"), Loader=yaml.UnsafeLoader)
+    names = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
+    options = {name: opts for e in config["markdown_extensions"] if isinstance(e, dict) for name, opts in e.items()}
+    index = (rendered.docs_dir / "suspension" / "index.md").read_text(encoding="utf-8")
+    assert "\n    /// html | div.vd-example\n" in index, "the test needs an example inside a tab (suspension/index.md)"
+    left = []
+    for rel in rendered.pages:
+        text = (rendered.docs_dir / rel).read_text(encoding="utf-8")
+        parser = _MarkdownAttributes()
+        parser.feed(markdown.Markdown(extensions=names, extension_configs=options).convert(text))
+        left += [f"{rel}: {tag}" for tag in parser.left]
+    assert left == [], "elements with a literal markdown attribute:\n" + "\n".join(left)

@@ -18,7 +18,7 @@ path below ``docs/``, as MkDocs and Zensical lay out the site.
   code blocks, in order (the guard checks this, :mod:`verified_docs.site.twin_guard`);
 - a claim's superscript link becomes its evidence in words and a link to it;
 - an admonition or a tab becomes a bold title line above its content, dedented;
-- the wrappers (``<div markdown>``), the notes' ``<small>``/``<p>`` tags, the directive
+- the wrappers (``<div markdown>``, ``/// html | div``), the notes' ``<small>``/``<p>`` tags, the directive
   markers, the anchors, attribute lists and the authors' HTML comments go (a directive or
   claim comment the render stage left stays, for the guard to report);
 - links are relative to the twin: a page link leads to that page's twin, an evidence link to
@@ -53,6 +53,9 @@ _CONTAINER = re.compile(
 _INCLUDE = re.compile(r"""^[ ]*--8<--[ ]+(?:"(?P<dq>[^"]+)"|'(?P<sq>[^']+)')[ ]*$""")
 _WRAPPER_OPEN = re.compile(r"^[ ]*<div\b[^>]*\bmarkdown\b[^>]*>[ ]*$")
 _WRAPPER_CLOSE = re.compile(r"^[ ]*</div>[ ]*$")
+# A pymdownx.blocks.html wrapper (an example's div.vd-example): "/// html | div.vd-example" ... "///".
+_BLOCK_OPEN = re.compile(r"^[ ]*///[ ]+html[ ]*\|.*$")
+_BLOCK_CLOSE = re.compile(r"^[ ]*///[ ]*$")
 _CLAIM = re.compile(
     r'<sup class="vd-claim">\[[^\]]*\]\((?P<target>[^\s)]+) "(?P<title>[^"]*)"\)'
     r'\{ aria-label="[^"]*" \}</sup>'
@@ -155,7 +158,7 @@ class _Twin:
     # The block structure: fences, containers, wrappers; every other line is text.
 
     def _blocks(self, lines: list[tuple[int, str]], out: list[tuple[bool, str]]) -> None:
-        wrappers = 0
+        closers: list[re.Pattern[str]] = []  # what closes each wrapper open here, innermost last
         i = 0
         while i < len(lines):
             number, line = lines[i]
@@ -165,11 +168,11 @@ class _Twin:
                 i = self._fence(lines, i, fence, out)
             elif container:
                 i = self._container(lines, i, container, out)
-            elif _WRAPPER_OPEN.match(line):
-                wrappers += 1
+            elif _WRAPPER_OPEN.match(line) or _BLOCK_OPEN.match(line):
+                closers.append(_WRAPPER_CLOSE if _WRAPPER_OPEN.match(line) else _BLOCK_CLOSE)
                 i += 1
-            elif wrappers and _WRAPPER_CLOSE.match(line):
-                wrappers -= 1
+            elif closers and closers[-1].match(line):
+                closers.pop()
                 i += 1
             else:
                 out.append((False, line))
