@@ -7,7 +7,7 @@ is loaded through ``pyproject.toml``'s ``addopts``.
   reading it in threads of their own, while the tests before them run).
 - ``zensical_site`` (session): the same through Zensical; when the session uses it, its build
   starts beside ``built_site``'s (both are subprocesses, one core each).
-- Tests marked ``guard`` run last, after every fence had its chance to run; browser tests just before them.
+- Tests marked ``first`` run first; tests marked ``guard`` run last, after every fence had its chance to run; browser tests just before them.
 """
 
 from __future__ import annotations
@@ -67,13 +67,20 @@ def pytest_configure(config: pytest.Config) -> None:
     # the bundled Mermaid script (verified_docs/render/vendor.py), fetched at most once.
     os.environ.setdefault("VERIFIED_DOCS_VENDOR", str(ROOT / "build" / "vendor"))
     config.addinivalue_line("markers", "guard: checks the built site; runs after everything else")
+    config.addinivalue_line("markers", "first: runs before every other test, alone on the machine")
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     # Browser tests run after everything else but the guard: Playwright's sync API keeps an
     # event loop running in the main thread, which would break the docs' asyncio.run() fences.
-    def order(item: pytest.Item) -> tuple[bool, bool]:
-        return item.get_closest_marker("guard") is not None, "tests/browser/" in item.nodeid
+    # Tests marked ``first`` (whole builds of timing-sensitive scenarios) run before any other,
+    # so before the browser tests' early reading starts beside the rest (see ``when_site_built``).
+    def order(item: pytest.Item) -> tuple[bool, bool, bool]:
+        return (
+            item.get_closest_marker("first") is None,
+            item.get_closest_marker("guard") is not None,
+            "tests/browser/" in item.nodeid,
+        )
 
     items.sort(key=order)
 
