@@ -3,18 +3,23 @@ is loaded through ``pyproject.toml``'s ``addopts``.
 
 - ``verification`` (session): every scenario verified once, ledger written to a temp dir.
 - ``built_site`` (session): the real docs through the render stage and ``mkdocs build --strict``, against that ledger.
-- Tests marked ``guard`` run last, after every fence had its chance to run; browser tests just before them.
+  Once it passed, it calls what :func:`when_site_built` registered (the browser tests start
+  reading it in threads of their own, while the tests before them run).
+- ``zensical_site`` (session): the same through Zensical; when the session uses it, its build
+  starts beside ``built_site``'s (both are subprocesses, one core each).
+- Tests marked ``first`` run first; tests marked ``guard`` run last, after every fence had its chance to run; browser tests just before them.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import pytest
 
@@ -62,13 +67,20 @@ def pytest_configure(config: pytest.Config) -> None:
     # the bundled Mermaid script (verified_docs/render/vendor.py), fetched at most once.
     os.environ.setdefault("VERIFIED_DOCS_VENDOR", str(ROOT / "build" / "vendor"))
     config.addinivalue_line("markers", "guard: checks the built site; runs after everything else")
+    config.addinivalue_line("markers", "first: runs before every other test, alone on the machine")
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     # Browser tests run after everything else but the guard: Playwright's sync API keeps an
     # event loop running in the main thread, which would break the docs' asyncio.run() fences.
-    def order(item: pytest.Item) -> tuple[bool, bool]:
-        return item.get_closest_marker("guard") is not None, "tests/browser/" in item.nodeid
+    # Tests marked ``first`` (whole builds of timing-sensitive scenarios) run before any other,
+    # so before the browser tests' early reading starts beside the rest (see ``when_site_built``).
+    def order(item: pytest.Item) -> tuple[bool, bool, bool]:
+        return (
+            item.get_closest_marker("first") is None,
+            item.get_closest_marker("guard") is not None,
+            "tests/browser/" in item.nodeid,
+        )
 
     items.sort(key=order)
 
@@ -132,41 +144,79 @@ def build_site(ledger_path: Path, site: Path, config: Path = ROOT / "mkdocs.yml"
     return BuiltSite(done.returncode, done.stdout + done.stderr, site)
 
 
-def build_rendered(ledger_path: Path, out: Path, generator: str, root: Path = ROOT) -> BuiltSite:
-    """The build's own path, in a subprocess: the render stage into ``out`` (pages and a
-    generated ``mkdocs.yml``), then ``generator`` (``mkdocs`` or ``zensical``) into ``out/site``."""
+def start_rendered(ledger_path: Path, out: Path, generator: str, root: Path = ROOT) -> Callable[[], BuiltSite]:
+    """Start the build's own path in a subprocess: the render stage into ``out`` (pages and a
+    generated ``mkdocs.yml``), then ``generator`` (``mkdocs`` or ``zensical``) into ``out/site``.
+    Returns the function that waits for it (at most 600 s) and gives its outcome."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "VERIFIED_DOCS_EDIT_URI": TEST_EDIT_URI}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "verified_docs",
-            "render",
-            "--root",
-            str(root),
-            "--ledger",
-            str(ledger_path),
-            "--out",
-            str(out),
-            "--generator",
-            generator,
-        ],
+    args = ["render", "--root", str(root), "--ledger", str(ledger_path), "--out", str(out), "--generator", generator]
+    started = subprocess.Popen(
+        [sys.executable, "-m", "verified_docs", *args],
         cwd=root,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         text=True,
-        timeout=600,
     )
-    return BuiltSite(done.returncode, done.stdout + done.stderr, out / "site")
+
+    def wait() -> BuiltSite:
+        try:
+            output, _ = started.communicate(timeout=600)
+        finally:
+            started.kill()
+            started.wait()
+        return BuiltSite(started.returncode, output, out / "site")
+
+    return functools.cache(wait)
+
+
+def build_rendered(ledger_path: Path, out: Path, generator: str, root: Path = ROOT) -> BuiltSite:
+    """:func:`start_rendered`, waited for."""
+    return start_rendered(ledger_path, out, generator, root)()
+
+
+SITE_BUILT = pytest.StashKey[list[Callable[[BuiltSite, pytest.TempPathFactory], None]]]()
+
+
+def when_site_built(config: pytest.Config, start: Callable[[BuiltSite, pytest.TempPathFactory], None]) -> None:
+    """Have ``built_site`` call ``start(site, tmp_path_factory)`` once its strict build passed.
+    ``start`` must return at once (it starts work in threads of its own); the tests go on meanwhile."""
+    config.stash.setdefault(SITE_BUILT, []).append(start)
+
+
+USED_FIXTURES = pytest.StashKey[set[str]]()
+ZENSICAL_STARTED = pytest.StashKey[Callable[[], BuiltSite]]()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    session.config.stash[USED_FIXTURES] = {n for item in session.items for n in getattr(item, "fixturenames", ())}
+
+
+def _start_zensical(config: pytest.Config, verification: Verification, factory: pytest.TempPathFactory) -> None:
+    if ZENSICAL_STARTED not in config.stash:
+        out = factory.mktemp("rendered-zensical")
+        config.stash[ZENSICAL_STARTED] = start_rendered(verification.ledger_path, out, "zensical")
 
 
 @pytest.fixture(scope="session")
-def built_site(verification: Verification, tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
-    """The site as ``nox -s docs`` builds it: rendered, then MkDocs."""
-    return build_rendered(verification.ledger_path, tmp_path_factory.mktemp("rendered"), "mkdocs")
+def built_site(
+    verification: Verification, tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
+) -> BuiltSite:
+    """The site as ``nox -s docs`` builds it: rendered, then MkDocs. When the session's tests
+    use ``zensical_site`` too, that build starts at the same time, beside it."""
+    if "zensical_site" in pytestconfig.stash.get(USED_FIXTURES, set()):
+        _start_zensical(pytestconfig, verification, tmp_path_factory)
+    built = build_rendered(verification.ledger_path, tmp_path_factory.mktemp("rendered"), "mkdocs")
+    if built.returncode == 0:
+        for start in pytestconfig.stash.get(SITE_BUILT, []):
+            start(built, tmp_path_factory)
+    return built
 
 
 @pytest.fixture(scope="session")
-def zensical_site(verification: Verification, tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+def zensical_site(
+    verification: Verification, tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
+) -> BuiltSite:
     """The same site built with Zensical (``nox -s docs -- --generator zensical``)."""
-    return build_rendered(verification.ledger_path, tmp_path_factory.mktemp("rendered-zensical"), "zensical")
+    _start_zensical(pytestconfig, verification, tmp_path_factory)
+    return pytestconfig.stash[ZENSICAL_STARTED]()

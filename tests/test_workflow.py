@@ -101,11 +101,55 @@ def test_every_job_states_its_permissions_and_the_workflow_grants_none() -> None
     assert writers == {"docs": [], "tests": [], "deploy": ["id-token", "pages"], "new-release-alarm": []}
 
 
+def _steps(job: dict) -> list[dict]:
+    return [s for s in job.get("steps", []) if "run" in s]
+
+
 def test_a_pull_request_gets_the_docs_verdict_in_its_own_job_beside_the_tests() -> None:
     jobs = YAML(typ="safe").load(WORKFLOW.read_text())["jobs"]
-    runs = {name: [s.get("run", "").strip() for s in job.get("steps", [])] for name, job in jobs.items()}
-    assert "nox -s docs" in runs["docs"] and "nox -s tests" not in runs["docs"]
-    assert "nox -s tests" in runs["tests"] and "nox -s docs" not in runs["tests"]
+    runs = {name: [s["run"].strip() for s in _steps(job)] for name, job in jobs.items()}
+    assert "nox -s docs" in runs["docs"] and not any("nox -s tests" in r for r in runs["docs"])
+    assert "nox -s tests -- $PYTEST_ARGS" in runs["tests"] and "nox -s docs" not in runs["tests"]
     # Neither waits for the other; only publishing waits for both.
     assert "needs" not in jobs["docs"] and "needs" not in jobs["tests"]
     assert sorted(jobs["deploy"]["needs"]) == ["docs", "tests"]
+
+
+def halves() -> dict[str, list[str]]:
+    """The tests job's matrix: each half's pytest arguments, by its name."""
+    jobs = YAML(typ="safe").load(WORKFLOW.read_text())["jobs"]
+    tests = jobs["tests"]
+    step = next(s for s in _steps(tests) if "nox -s tests" in s["run"])
+    assert step["env"] == {"PYTEST_ARGS": "${{ matrix.pytest }}"}, step
+    assert tests["strategy"]["fail-fast"] is False  # a failing half does not cancel the other
+    return {entry["part"]: entry["pytest"].split() for entry in tests["strategy"]["matrix"]["include"]}
+
+
+def collected(*args: str) -> subprocess.Popen[str]:
+    """``pytest --collect-only -q`` with ``args``, started (three run side by side)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def node_ids(started: subprocess.Popen[str]) -> list[str]:
+    out, _ = started.communicate(timeout=300)
+    assert started.returncode == 0, out
+    return [line for line in out.splitlines() if "::" in line or line.endswith(".md")]
+
+
+def test_the_two_halves_of_the_tests_job_run_exactly_the_whole_suite_once() -> None:
+    # Run side by side in CI, the halves must together be `nox -s tests`: no test in neither, none in both.
+    parts = halves()
+    assert sorted(parts) == ["browser", "machinery"]
+    whole, *split = [collected()] + [collected(*args) for args in parts.values()]
+    everything = node_ids(whole)
+    ids = {name: node_ids(p) for name, p in zip(parts, split, strict=True)}
+    assert len(everything) > 800
+    assert all(i.startswith("tests/browser/") for i in ids["browser"]) and len(ids["browser"]) > 300
+    assert not any(i.startswith("tests/browser/") for i in ids["machinery"])
+    assert sorted(ids["browser"] + ids["machinery"]) == sorted(everything)

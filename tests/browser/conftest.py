@@ -1,7 +1,13 @@
 """Browser fixtures: the built site served on 127.0.0.1, and Debian's Chromium driven by Playwright.
 
 - ``site_url`` (session): ``built_site`` (root conftest) served by ``http.server`` on an
-  ephemeral port; the build must have passed.
+  ephemeral port until the session ends; the build must have passed.
+- Reading early: once ``built_site`` passed (it is built for the first test that needs it,
+  usually long before the browser tests), the pages are read for ``visit`` and the work
+  registered with :func:`tests.browser.early.read_early` (the copies of ``test_copy``) is done, one after the
+  other, in a thread of the session's own, while the tests before the browser tests run in
+  the main thread. Those mostly use one core at a time, and the browsers fill the other. The
+  browser tests then take what was read; the checks are the same.
 - ``browser`` (session): ``/usr/bin/chromium``, headless; a missing Chromium FAILS every browser
   test with the install hint (it is never skipped).
 - ``page``: a page in a fresh context (``new_context``: own localStorage, clipboard permission,
@@ -10,7 +16,8 @@
   blocked.
 - ``visit`` (session): loads a page of the real site once and keeps what every per-page test
   reads (errors, requests, anchors, links, ids, tab sets, code blocks, unrendered lists,
-  diagrams, axe findings, code widths), with its screenshots in ``build/screenshots/``.
+  diagrams, axe findings, code widths, the words only a hidden tab holds), with its
+  screenshots in ``build/screenshots/``.
 - ``zensical_url`` (session) and ``zensical_page``: the same for the site built with Zensical.
 - ``linked_tabs_url`` (session): the sample site in ``samples/linked-tabs`` built with the real
   ``mkdocs.yml`` (``INHERIT``), for tab linking with two languages (the real site has one).
@@ -18,6 +25,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -41,11 +49,13 @@ except ImportError as missing:
         "install the test extra: pip install -e '.[test]' (nox -s tests does)"
     ) from missing
 
+from conftest import BuiltSite, when_site_built
 from tests.browser.accessibility import violations
 from tests.browser.dom import TabSet, tab_sets
+from tests.browser.early import EARLY, STARTED, early_result
 from tests.browser.pages import ROOT, SCREENSHOTS, site_pages
 from tests.browser.pages import Page as SitePage
-from tests.browser.reading import DRAWN, OPEN_SHADOWS, OVERFLOWING
+from tests.browser.reading import DRAWN, HIDDEN_TAB_WORDS, OPEN_SHADOWS, OVERFLOWING
 
 # Sample sites are inputs, not tests.
 collect_ignore = ["samples"]
@@ -86,21 +96,62 @@ def serve(folder: Path) -> Iterator[str]:
         thread.join()
 
 
+SERVED = pytest.StashKey[dict[Path, str]]()
+SCREENSHOTS_EMPTIED = pytest.StashKey[bool]()
+
+
+def served(config: pytest.Config, folder: Path) -> str:
+    """The URL ``folder`` is served at (:func:`serve`), from the first call until the session
+    ends, so the early reading and the tests see the one origin."""
+    urls = config.stash.setdefault(SERVED, {})
+    if folder not in urls:
+        stack = contextlib.ExitStack()
+        urls[folder] = stack.enter_context(serve(folder))
+        config.add_cleanup(stack.close)
+    return urls[folder]
+
+
+def fresh_screenshots(config: pytest.Config) -> Path:
+    """``build/screenshots/``, emptied of the previous run's pictures once per session."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    if not config.stash.get(SCREENSHOTS_EMPTIED, False):
+        for old in SCREENSHOTS.glob("*.png"):
+            old.unlink()
+        config.stash[SCREENSHOTS_EMPTIED] = True
+    return SCREENSHOTS
+
+
 @pytest.fixture(scope="session")
-def site_url(built_site) -> Iterator[str]:
+def site_url(built_site, pytestconfig: pytest.Config) -> str:
     if built_site.returncode != 0:
         pytest.fail(f"the strict build failed, so there is no site to test:\n{built_site.output}", pytrace=False)
-    with serve(built_site.site) as url:
-        yield url
+    return served(pytestconfig, built_site.site)
 
 
 @pytest.fixture(scope="session")
-def screenshots() -> Path:
+def screenshots(pytestconfig: pytest.Config) -> Path:
     """``build/screenshots/``, emptied of the previous run's pictures."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for old in SCREENSHOTS.glob("*.png"):
-        old.unlink()
-    return SCREENSHOTS
+    return fresh_screenshots(pytestconfig)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    used = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    wanted = [name for name in ("visit", *EARLY) if name in used]
+    if wanted:
+        when_site_built(session.config, functools.partial(_start_early, session.config, wanted))
+
+
+def _start_early(
+    config: pytest.Config, wanted: list[str], built: BuiltSite, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    url = served(config, built.site)
+    shots = fresh_screenshots(config)
+    prepared = {"visit": functools.partial(read_every_page, url, shots)}
+    prepared.update({name: EARLY[name](url, tmp_path_factory) for name in wanted if name in EARLY})
+    # One thread: the works run one after the other, each with its BROWSERS Chromiums.
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="early")
+    config.add_cleanup(functools.partial(pool.shutdown, wait=True, cancel_futures=True))
+    config.stash[STARTED] = {name: pool.submit(prepared[name]) for name in wanted}
 
 
 def _need_chromium() -> None:
@@ -124,6 +175,9 @@ def browser() -> Iterator[Browser]:
 BROWSERS = 2
 # A page loaded beside another on a busy machine may take longer than the 10 s a missing element gets.
 NAVIGATION_TIMEOUT_MS = 60_000
+# A full-page picture of a tall page is work, not an element that may be missing: it gets a
+# page load's time, not the 10 s default (exceeded at load average 40 beside the other tests).
+SCREENSHOT_TIMEOUT_MS = NAVIGATION_TIMEOUT_MS
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -302,6 +356,7 @@ class Visit:
     phone_overflow: int
     desktop_png: Path
     phone_png: Path
+    hidden_tab_words: tuple[str, ...]
 
 
 def load_drawn(page: Page, url: str) -> None:
@@ -323,17 +378,18 @@ def read_page(browser: Browser, site_url: str, site_page: SitePage, screenshots:
         page = context.new_page()
         load_drawn(page, site_page.url)
         facts = page.evaluate(_READ)
+        hidden = page.evaluate(HIDDEN_TAB_WORDS)
         sets = tuple(tab_sets(page))
         drawn = page.evaluate(DRAWN)
         ours, _ = violations(page)
         desktop = screenshots / f"{site_page.slug}-desktop.png"
-        page.screenshot(path=desktop, full_page=True)
+        page.screenshot(path=desktop, full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
         wide = page.evaluate(OVERFLOWING)
         page.set_viewport_size(PHONE)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
         phone = screenshots / f"{site_page.slug}-phone.png"
-        page.screenshot(path=phone, full_page=True)
+        page.screenshot(path=phone, full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
     finally:
         context.close()
     return Visit(
@@ -353,23 +409,30 @@ def read_page(browser: Browser, site_url: str, site_page: SitePage, screenshots:
         overflow,
         desktop,
         phone,
+        tuple(hidden),
+    )
+
+
+def read_every_page(site_url: str, screenshots: Path, pages: Sequence[SitePage] | None = None) -> dict[SitePage, Visit]:
+    """:func:`read_page` for ``pages`` (default: every page of the site), :data:`BROWSERS` at a time."""
+    return in_browsers(
+        site_pages() if pages is None else pages,
+        lambda browser, site_page: read_page(browser, site_url, site_page, screenshots),
     )
 
 
 @pytest.fixture(scope="session")
-def visit(site_url: str, screenshots: Path) -> Callable[[SitePage], Visit]:
-    """What each page showed in its one load (:func:`read_page`). The first call reads every
-    page of the site, :data:`BROWSERS` at a time; a page outside the site is read when asked."""
+def visit(site_url: str, screenshots: Path, pytestconfig: pytest.Config) -> Callable[[SitePage], Visit]:
+    """What each page showed in its one load (:func:`read_page`): every page of the site, read
+    early (see the module docstring) or at the first call; a page outside the site is read when asked."""
     done: dict[SitePage, Visit] = {}
-
-    def read(browser: Browser, site_page: SitePage) -> Visit:
-        return read_page(browser, site_url, site_page, screenshots)
 
     def load(site_page: SitePage) -> Visit:
         if not done:
-            done.update(in_browsers(site_pages(), read))
+            early = early_result(pytestconfig, "visit")
+            done.update(early if isinstance(early, dict) else read_every_page(site_url, screenshots))
         if site_page not in done:
-            done.update(in_browsers([site_page], read))
+            done.update(read_every_page(site_url, screenshots, [site_page]))
         return done[site_page]
 
     return load

@@ -47,3 +47,20 @@ OVERFLOWING = """() => {
   folded.forEach(b => b.classList.remove('vd-expanded'));
   return wide;
 }"""
+
+# The words (six letters or more) that, on a page as loaded, appear only in a tab not shown by
+# default: what the hidden-tab search test searches for.
+HIDDEN_TAB_WORDS = """() => {
+  const content = document.querySelector('.md-content');
+  const words = text => new Set(text.toLowerCase().match(/\\b[a-z]{6,}\\b/g) || []);
+  const out = [];
+  content.querySelectorAll('.tabbed-block').forEach(block => {
+    if (block.getClientRects().length > 0) return;  // shown by default
+    const rest = content.cloneNode(true);
+    const sets = Array.from(content.querySelectorAll('.tabbed-block'));
+    rest.querySelectorAll('.tabbed-block')[sets.indexOf(block)].remove();
+    const elsewhere = words(rest.textContent);
+    words(block.textContent).forEach(word => { if (!elsewhere.has(word)) out.push(word); });
+  });
+  return out;
+}"""

@@ -16,16 +16,19 @@ side by side while the next pages are copied.
 from __future__ import annotations
 
 import difflib
+import functools
 import shutil
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page
 
 from tests.browser.conftest import in_browsers, new_context
 from tests.browser.dom import copy_via_button, reveal, tab_label, tab_sets
+from tests.browser.early import early_result, read_early
 from tests.browser.pages import ROOT, ExpectedExample, ExpectedTab, expected_examples, site_pages
 from tests.browser.pages import Page as SitePage
 from verified_docs.reader_commands import try_command
@@ -216,14 +219,15 @@ def run_copies(scenario: Scenario, copies: Copies, into: Path) -> list[str]:
     return problems
 
 
-@pytest.fixture(scope="module")
-def copied_and_run(site_url: str, tmp_path_factory: pytest.TempPathFactory) -> dict[SitePage, list[str]]:
-    """Every example page's problems: its copies taken in a fresh browser context, several
-    pages at a time (:func:`~tests.browser.conftest.in_browsers`), while the copies already
-    taken are verified side by side in threads, as
-    :func:`~verified_docs.verify.scenarios.verify_all` verifies scenarios (each run has its own
-    mock model, port and folder)."""
-    folders = {p: tmp_path_factory.mktemp(p.slug) for p in EXAMPLE_PAGES}  # made here: pytest's is not for threads
+@read_early("copied_and_run")
+def copy_every_page(site_url: str, tmp_path_factory: pytest.TempPathFactory) -> Callable[[], dict[SitePage, list[str]]]:
+    """The work of ``copied_and_run``: its folders are made here, in the calling thread (pytest's
+    temporary folders are not for threads); the returned function does the rest."""
+    folders = {p: tmp_path_factory.mktemp(p.slug) for p in EXAMPLE_PAGES}
+    return functools.partial(_copy_and_run, site_url, folders)
+
+
+def _copy_and_run(site_url: str, folders: dict[SitePage, Path]) -> dict[SitePage, list[str]]:
     with ThreadPoolExecutor(max_workers=default_jobs(), thread_name_prefix="copies") as pool:
 
         def copy(browser: Browser, site_page: SitePage) -> tuple[list[str], list[Future[list[str]]]]:
@@ -240,6 +244,21 @@ def copied_and_run(site_url: str, tmp_path_factory: pytest.TempPathFactory) -> d
 
         pending = in_browsers(EXAMPLE_PAGES, copy)
         return {p: problems + [x for r in runs for x in r.result()] for p, (problems, runs) in pending.items()}
+
+
+@pytest.fixture(scope="module")
+def copied_and_run(
+    site_url: str, tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
+) -> dict[SitePage, list[str]]:
+    """Every example page's problems: its copies taken in a fresh browser context, several
+    pages at a time (:func:`~tests.browser.conftest.in_browsers`), while the copies already
+    taken are verified side by side in threads, as
+    :func:`~verified_docs.verify.scenarios.verify_all` verifies scenarios (each run has its own
+    mock model, port and folder). Done early, once the site is built (``read_early``), or here."""
+    early = early_result(pytestconfig, "copied_and_run")
+    if isinstance(early, dict):
+        return early
+    return copy_every_page(site_url, tmp_path_factory)()
 
 
 @pytest.mark.parametrize("site_page", EXAMPLE_PAGES, ids=str)

@@ -16,10 +16,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Callable
 
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.conftest import Visit
 from tests.browser.pages import DOCS, ROOT, expected_examples, site_pages
 from tests.browser.pages import Page as SitePage
 from verified_docs.scenario.load import discover_project
@@ -58,30 +60,14 @@ def word_only_in_code(site: Path) -> tuple[str, SitePage]:
     return min(candidates, key=lambda c: c[0])
 
 
-_HIDDEN_TAB_WORDS = """() => {
-  const content = document.querySelector('.md-content');
-  const words = text => new Set(text.toLowerCase().match(/\\b[a-z]{6,}\\b/g) || []);
-  const out = [];
-  content.querySelectorAll('.tabbed-block').forEach(block => {
-    if (block.getClientRects().length > 0) return;  // shown by default
-    const rest = content.cloneNode(true);
-    const sets = Array.from(content.querySelectorAll('.tabbed-block'));
-    rest.querySelectorAll('.tabbed-block')[sets.indexOf(block)].remove();
-    const elsewhere = words(rest.textContent);
-    words(block.textContent).forEach(word => { if (!elsewhere.has(word)) out.push(word); });
-  });
-  return out;
-}"""
-
-
-def word_only_in_a_hidden_tab(page: Page, site: Path) -> tuple[str, SitePage]:
+def word_only_in_a_hidden_tab(visit: Callable[[SitePage], Visit], site: Path) -> tuple[str, SitePage]:
     """The alphabetically first word of six or more letters that, on some page, appears only in
-    a tab not shown by default, and in the search index of that page only."""
+    a tab not shown by default (read in the page's one load, :data:`~tests.browser.reading.HIDDEN_TAB_WORDS`),
+    and in the search index of that page only."""
     index = search_index(site)
     candidates = []
     for site_page in site_pages():
-        page.goto(site_page.url)
-        for word in page.evaluate(_HIDDEN_TAB_WORDS):
+        for word in visit(site_page).hidden_tab_words:
             pages = {
                 doc["location"].split("#")[0]
                 for doc in index
@@ -94,9 +80,9 @@ def word_only_in_a_hidden_tab(page: Page, site: Path) -> tuple[str, SitePage]:
 
 
 def test_search_finds_a_word_only_in_a_hidden_tab_and_following_it_shows_that_tab(
-    page: Page, built_site, site_url: str
+    page: Page, built_site, site_url: str, visit: Callable[[SitePage], Visit]
 ) -> None:
-    word, target = word_only_in_a_hidden_tab(page, built_site.site)
+    word, target = word_only_in_a_hidden_tab(visit, built_site.site)
     page.goto("")
     search = page.locator("input.md-search__input")
     search.click()
