@@ -418,8 +418,8 @@ def _locked_versions(path: Path) -> dict[str, str]:
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
-    """Print benchmark figures side by side from one run (medians, min, max) against the speed targets
-    (`-- author-loop`: only the author loop's save-to-reloaded-page figure)."""
+    """Print benchmark figures and ratios against their targets, from CPU time or paired wall times so load
+    cannot skew them (`-- --quick`: every ratio in under 5 minutes; `-- author-loop`: only the author loop)."""
     _install(session, "--extra", "docs", "--group", "ci")  # it times `nox -s docs` itself
     session.run("python", "-m", "verified_docs.tools.bench", *session.posargs, env=QUIET_MKDOCS)
 
