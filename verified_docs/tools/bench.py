@@ -252,22 +252,28 @@ PASS_KINDS = {"checks": (False, False), "plain": (True, False), "own": (True, Tr
 
 
 def cpu_pass(
-    root: Path, scenarios: list[Scenario], kind: str, *, estimates: dict[str, float], must_pass: bool = True
+    root: Path, scenarios: list[Scenario], kind: str, *, estimates: dict[str, float], sleep_limit: bool = True
 ) -> tuple[cputime.Meter, Verified]:
     """CPU time of one verify pass of ``kind`` (:data:`PASS_KINDS`) over ``scenarios``: this
     process's and every process the pass started, the warm worker included (stopped at the end
     of the pass, so that it and its programs have been waited for; a build too starts its
-    worker once). ``must_pass=False`` lifts the sleep limit and lets runs fail (an older
-    revision's scenarios). Raises :class:`RuntimeError` when a run fails and ``must_pass``."""
+    worker once). ``sleep_limit=False`` lifts the sleep limit (an older revision's scenarios may
+    break it). Raises :class:`RuntimeError` when a run fails: a failed run skips the checks
+    after it (a timeout under heavy load does), and the CPU figure would drop with it."""
     off, variants_off = PASS_KINDS[kind]
     forkserver.close_shared()  # a worker left from before would not be counted
-    with _sleep_limit(must_pass), _checks_off(off, variants_off) as prepare:
+    with _sleep_limit(sleep_limit), _checks_off(off, variants_off) as prepare:
         chosen = prepare(scenarios)
         with cputime.measuring() as meter:
             got = verify_pass(root, chosen, estimates=estimates)
             forkserver.close_shared()
-    if must_pass and got.failed:
-        raise RuntimeError(f"bench needs every run to pass; failed: {', '.join(v.test_id for v in got.failed)}")
+    if got.failed:
+        failed = "; ".join(f"{v.test_id}: {v.problems[0].what if v.problems else '?'}" for v in got.failed)
+        raise RuntimeError(
+            f"bench needs every run to pass (a failed run skips the checks after it, so its CPU would not "
+            f"compare); failed: {failed}. A timeout means the machine is too loaded (load average {_load()}): "
+            f"run the bench again when it is quieter; anything else, run `nox -s docs` and fix what it reports"
+        )
     return meter, got
 
 
@@ -373,7 +379,7 @@ def _base_passes(root: Path, repeats: int, estimates: dict[str, float]) -> dict[
         base = scenarios_at(root, CHAPTER_BASE, Path(tmp))
         for _ in range(repeats):
             for kind, meters in got.items():
-                meters.append(cpu_pass(Path(tmp), base, kind, estimates=estimates, must_pass=False)[0])
+                meters.append(cpu_pass(Path(tmp), base, kind, estimates=estimates, sleep_limit=False)[0])
     for kind, meters in got.items():
         kids = statistics.median(m.children_cpu_s for m in meters)
         print(
