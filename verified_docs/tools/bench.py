@@ -300,10 +300,11 @@ def _every(scenarios: list[Scenario], step: int) -> list[Scenario]:
 
 def overhead_pairs(
     root: Path, scenarios: list[Scenario], pairs: int, estimates: dict[str, float]
-) -> tuple[list[float], list[float], list[float], list[float]]:
+) -> tuple[list[float], list[float], list[float], list[float], list[float]]:
     """Paired wall times: the mean overhead per run of a pass over ``scenarios`` one at a time
     (:func:`overhead_per_run`), and a cold ``import toolnexus``. Returns the overheads, the
-    imports, the pairs' ratios and the programs' own seconds summed per pass."""
+    imports, the pairs' ratios, the programs' own seconds summed per pass and the imports' CPU
+    seconds."""
     owns: list[float] = []
 
     def overhead() -> float:
@@ -312,10 +313,12 @@ def overhead_pairs(
         return overhead_per_run(got)
 
     def cold_import() -> float:
-        return cputime.run([sys.executable, "-c", "import toolnexus"], root).wall_s
+        import_cpu.append(cputime.run([sys.executable, "-c", "import toolnexus"], root))
+        return import_cpu[-1].wall_s
 
+    import_cpu: list[cputime.Usage] = []
     a, b, ratios = cputime.paired(overhead, cold_import, pairs)
-    return a, b, ratios, owns
+    return a, b, ratios, owns, [u.cpu_s for u in import_cpu]
 
 
 def _bare_build(root: Path, ledger_path: Path, site: Path, env: dict[str, str]) -> cputime.Usage:
@@ -457,10 +460,18 @@ def measure(root: Path, plan: Plan, env: dict[str, str]) -> list[Ratio]:
         _cold_interpreters(root, scenarios, plan.repeats, estimates)
 
     subset = _every(scenarios, plan.overhead_every)
-    over, imports, over_ratios, owns = overhead_pairs(root, subset, plan.pairs, estimates)
+    over, imports, over_ratios, owns, import_cpu = overhead_pairs(root, subset, plan.pairs, estimates)
     print(f"overhead per program           {_stats(over)}  ({len(subset)} scenarios, one at a time)")
     print(f"programs' own work, summed     {_stats(owns)}  (those scenarios, one at a time)")
-    print(f"cold import toolnexus          {_stats(imports)}")
+    print(f"cold import toolnexus          {_stats(imports)}  (CPU {_stats(import_cpu)})")
+    runner = statistics.median(m.self_cpu_s for m in got["own"]) / sum(
+        len(s.runs) * len(s.languages) for s in scenarios
+    )
+    print(
+        f"  beside it, in CPU time (no target): this process's CPU per run in the own-work pass "
+        f"(the harness's side, without the fork and the tracer) / cold import CPU = {runner:.3f}s / "
+        f"{statistics.median(import_cpu):.3f}s = {runner / statistics.median(import_cpu):.3f}"
+    )
     ratios = [_paired_ratio("overhead per program / cold import", over, imports, over_ratios, 0.10)]
 
     docs_cold, bare, noop_ratio = _docs_figures(root, plan, env, verified)
