@@ -33,7 +33,11 @@ Two kinds of figure, chosen by the question (:mod:`verified_docs.tools.cputime`)
 
   - *overhead per program / cold import*: each run's wall time less the program's own (first
     line to exit), averaged over a pass that verifies one scenario at a time (uncontended: it is
-    the harness's latency, not waiting for a core), against a cold ``import toolnexus``;
+    the harness's latency, not waiting for a core), against a cold ``import toolnexus``. Its
+    latency is many short hand-overs between processes, each of which waits for a core on a
+    loaded machine, so it stretches more than the import does: beside it the bench prints a
+    CPU form with no target (this process's CPU per run in the own-work pass, which leaves the
+    fork and the tracer out, against the import's CPU);
   - *no-op docs / bare build*: ``nox -s docs`` with nothing changed against a bare
     ``mkdocs build``;
   - *author loop*: save to reloaded page for a one-line edit of one snippet under
@@ -603,7 +607,7 @@ def save_to_reload(
                 start = time.perf_counter()
                 program.write_text(text.replace(LOOP_LINE, line), encoding="utf-8")
                 state = _cycle_after(url, proc, lines, epoch, timeout_s)
-                if line not in _get(url + LOOP_PAGE):
+                if line.strip() not in _get(url + LOOP_PAGE):  # the indent is a token of its own there
                     raise RuntimeError(f"{url}{LOOP_PAGE} does not show the edited line after the reload")
                 samples.append(time.perf_counter() - start)
                 states.append(state)
