@@ -46,8 +46,9 @@ Two kinds of figure, chosen by the question (:mod:`verified_docs.tools.cputime`)
     with the verify and no-op build right after it.
 
 ``nox -s bench`` takes each CPU figure 3 times (medians, min and max) and 3 pairs of each
-paired one. ``nox -s bench -- --quick`` (:data:`QUICK`) gives every ratio in under 5 minutes on
-this 2-core machine when it is not loaded by others: each CPU figure once (a CPU figure moves
+paired one. ``nox -s bench -- --quick`` (:data:`QUICK`) gives every ratio for about 233 CPU
+seconds (measured 2026-12-02), so about 2 to 4 minutes on this 2-core machine when nobody else
+uses it (it took 15 minutes at a load average of 11 to 35 from other jobs): each CPU figure once (a CPU figure moves
 a few percent between runs, not with the load), 2 pairs of each paired figure (1 for the author
 loop), the overhead pass over every 4th scenario (by name: an even spread of short and long
 ones; the overhead is a mean per run), line coverage and the reply pass measured against the
