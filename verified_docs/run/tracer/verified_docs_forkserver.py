@@ -20,7 +20,8 @@ Protocol, one Unix-socket connection per snippet:
                      outside its process group (killed)
 
 Per connection the worker forks a supervisor, which forks the snippet process and waits for it;
-the worker itself stays single-threaded (forking a threaded process is unsafe) and never waits.
+the worker itself stays single-threaded (forking a threaded process is unsafe) and never blocks
+on a supervisor: it reaps the ones that have exited whenever it wakes, and the rest when it stops.
 A program with a file beside it named like a module the worker already imported (``secrets.py``,
 ``html.py``) would import a different module here than under ``python program``: that child
 execs a fresh interpreter instead, keeping everything else (group, stdio, env, cwd).
@@ -245,7 +246,7 @@ def _exit_like_python(code: int) -> None:
 def _supervise(conn: socket.socket, listener: socket.socket) -> None:
     """In the supervisor (a child of the worker): fork the snippet, report its pid, wait for it,
     report its exit. Exits with ``os._exit`` so nothing of the worker's runs twice."""
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the worker ignores it; waitpid needs it back
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # as the worker has it: waitpid needs it
     _become_subreaper()
     request, fds = _read_request(conn)
     started_r, started_w = os.pipe()
@@ -343,6 +344,28 @@ def _end_orphans(group: int) -> list[int]:
     return sorted(set(escaped))
 
 
+STOP_REAP_S = 2.0  # at stop, how long to wait for supervisors still finishing (they exit right after the snippet)
+
+
+def _reap_supervisors(wait_s: float = 0.0) -> None:
+    """Reap the supervisors that have exited, waiting up to ``wait_s`` seconds for the others.
+
+    The worker reaps them itself rather than ignore SIGCHLD: Linux drops the resource usage of
+    children the kernel reaps, so the snippets' CPU time (each supervisor waited for its own)
+    would vanish from what the runner's ``wait`` and ``getrusage(RUSAGE_CHILDREN)`` report, and
+    ``nox -s bench`` measures a pass's CPU time that way."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return  # none left
+        if pid == 0:
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.01)
+
+
 def main(socket_path: str) -> None:
     _preload()
     sitecustomize.warm()
@@ -350,7 +373,6 @@ def main(socket_path: str) -> None:
     # advises before forking: a child's full collection would otherwise walk (and so copy, page by
     # page) every object it inherited, time a fresh `python program` never spends.
     gc.freeze()
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # supervisors are reaped by the kernel
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
     listener.listen(128)
@@ -358,7 +380,9 @@ def main(socket_path: str) -> None:
     sys.stdout.flush()
     while True:
         readable, _, _ = select.select([listener, sys.stdin], [], [])
+        _reap_supervisors()
         if sys.stdin in readable and not os.read(sys.stdin.fileno(), 1):
+            _reap_supervisors(wait_s=STOP_REAP_S)
             return  # the runner closed our stdin (or died): stop
         if listener in readable:
             conn, _ = listener.accept()

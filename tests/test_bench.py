@@ -1,0 +1,137 @@
+"""The bench's measurements: CPU time tells work from waiting, whoever does the work (a
+command, its grandchild, this process, a snippet of the warm worker), and paired runs alternate.
+
+No assertion here times our own code: a child spins or sleeps for a set time, and the figures
+must tell which it did.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from verified_docs.run.forkserver import ForkServer
+from verified_docs.run.languages import environment, worker_environment
+from verified_docs.tools import bench, cputime
+
+SPIN = "import time\nt = time.process_time()\nwhile time.process_time() - t < {s}: pass\n"
+SLEEP = "import time\ntime.sleep({s})\n"
+WORK_S = 0.3
+
+
+def _python(code: str) -> list[str]:
+    return [sys.executable, "-c", code]
+
+
+def test_a_command_that_spins_costs_cpu_and_one_that_sleeps_does_not(tmp_path: Path) -> None:
+    spin = cputime.run(_python(SPIN.format(s=WORK_S)), tmp_path)
+    sleep = cputime.run(_python(SLEEP.format(s=WORK_S)), tmp_path)
+    assert spin.wall_s >= WORK_S and sleep.wall_s >= WORK_S  # both took as long
+    assert spin.cpu_s >= WORK_S * 0.9
+    assert sleep.cpu_s < WORK_S * 0.5  # only the interpreter's start-up
+    assert spin.cpu_s - sleep.cpu_s >= WORK_S * 0.7
+
+
+def test_a_grandchild_that_spins_is_counted_with_its_command(tmp_path: Path) -> None:
+    outer = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {SPIN.format(s=WORK_S)!r}], check=True)"
+    nested = cputime.run(_python(outer), tmp_path)
+    assert nested.cpu_s >= WORK_S * 0.9
+
+
+def test_a_failing_command_raises_with_its_exit_code_and_output(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match=r"failed \(exit 3\)[\s\S]*broke here"):
+        cputime.run(_python("import sys; print('broke here'); sys.exit(3)"), tmp_path)
+
+
+def test_measuring_splits_this_process_from_its_children(tmp_path: Path) -> None:
+    with cputime.measuring() as here:
+        t = time.process_time()
+        while time.process_time() - t < WORK_S:
+            pass
+    with cputime.measuring() as child:
+        cputime.run(_python(SPIN.format(s=WORK_S)), tmp_path)
+    with cputime.measuring() as idle:
+        time.sleep(WORK_S)
+    assert here.self_cpu_s >= WORK_S * 0.9 and here.children_cpu_s == 0
+    assert child.children_cpu_s >= WORK_S * 0.9 and child.self_cpu_s < WORK_S * 0.5
+    assert idle.cpu_s < WORK_S * 0.5 and idle.wall_s >= WORK_S
+    assert child.cpu_s == child.self_cpu_s + child.children_cpu_s
+
+
+def _worker_tree_cpu(program: Path, tmp_path: Path, runs: int) -> float:
+    """CPU seconds this process's children gained while a fresh warm worker started, ran
+    ``program`` ``runs`` times and stopped."""
+    env = environment(
+        base_url="http://127.0.0.1:9/v1",
+        api_key="sk-test",
+        trace_path=tmp_path / "trace.jsonl",
+        workdir=tmp_path,
+        timeout_s=30,
+    )
+    with cputime.measuring() as meter:
+        worker = ForkServer(worker_environment())
+        try:
+            done = [worker.run(program, (), cwd=tmp_path, env=env, timeout_s=30) for _ in range(runs)]
+        finally:
+            worker.close()
+    assert [d.exit_code for d in done] == [0] * runs, [d.stderr for d in done]
+    return meter.children_cpu_s
+
+
+def test_a_warm_workers_snippets_are_counted_once_the_worker_stops(tmp_path: Path) -> None:
+    """The worker reaps its supervisors, so its snippets' CPU reaches whoever waits for the
+    worker (were SIGCHLD ignored, Linux would drop it, and both workers would cost the same:
+    their start-up)."""
+    spin, sleep = tmp_path / "spin.py", tmp_path / "sleep.py"
+    spin.write_text(SPIN.format(s=WORK_S), encoding="utf-8")
+    sleep.write_text(SLEEP.format(s=WORK_S), encoding="utf-8")
+    spinning = _worker_tree_cpu(spin, tmp_path, 3)
+    sleeping = _worker_tree_cpu(sleep, tmp_path, 3)
+    assert spinning - sleeping >= 3 * WORK_S * 0.7, (spinning, sleeping)
+
+
+def test_paired_alternates_the_order_and_gives_each_pairs_ratio() -> None:
+    calls: list[str] = []
+    a_values, b_values = iter([2.0, 4.0, 6.0]), iter([1.0, 2.0, 4.0])
+
+    def a() -> float:
+        calls.append("a")
+        return next(a_values)
+
+    def b() -> float:
+        calls.append("b")
+        return next(b_values)
+
+    got_a, got_b, ratios = cputime.paired(a, b, 3)
+    assert calls == ["a", "b", "b", "a", "a", "b"]
+    assert (got_a, got_b, ratios) == ([2.0, 4.0, 6.0], [1.0, 2.0, 4.0], [2.0, 2.0, 1.5])
+    with pytest.raises(ValueError, match="at least one pair"):
+        cputime.paired(a, b, 0)
+
+
+def test_the_cpu_budget_adds_up_instead_of_dividing_by_cores() -> None:
+    assert bench.cpu_budget(10.0, 30.0) == 40.0
+    assert bench.coverage_and_replies_share(50.0, 40.0, 110.0) == (10.0, 100.0)
+    assert bench.coverage_and_replies_share(39.0, 40.0, 110.0) == (0.0, 110.0)  # noise, not a saving
+
+
+def test_a_ratio_is_met_on_the_right_side_of_its_limit() -> None:
+    assert bench.Ratio("r", "cpu", 0.25, 0.25, 1, 4).met
+    assert not bench.Ratio("r", "cpu", 0.26, 0.25, 1, 4).met
+    assert bench.Ratio("trips", "cpu", 2500, 2000, 2500, 1, at_least=True).met
+    assert not bench.Ratio("trips", "cpu", 1500, 2000, 1500, 1, at_least=True).met
+
+
+def test_bench_refuses_an_unknown_argument(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        bench.main(["--fast"])
+    assert exit_.value.code == 2
+    assert "--fast" in capsys.readouterr().err
+
+
+def test_quick_takes_fewer_samples_of_the_same_figures() -> None:
+    assert bench.QUICK.repeats < bench.FULL.repeats and bench.QUICK.pairs < bench.FULL.pairs
+    assert bench.QUICK.repeats >= 1 and bench.QUICK.pairs >= 1 and bench.QUICK.loop_pairs >= 1
