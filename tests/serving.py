@@ -42,7 +42,9 @@ def make_project(root: Path) -> Path:
     (root / "docs" / "other.md").write_text(OTHER, encoding="utf-8")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     config = config[: config.index("nav:")] + "nav:\n  - index.md\n  - other.md\n" + config[config.index("theme:") :]
-    config = config.replace("verified_docs/site/mkdocs_hook.py", str(ROOT / "verified_docs" / "mkdocs_hook.py"))
+    config = config.replace(
+        "verified_docs/site/mkdocs_hook.py", str(ROOT / "verified_docs" / "site" / "mkdocs_hook.py")
+    )
     (root / "mkdocs.yml").write_text(config, encoding="utf-8")
     return root
 
