@@ -7,6 +7,7 @@ must tell which it did.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -135,3 +136,17 @@ def test_bench_refuses_an_unknown_argument(capsys: pytest.CaptureFixture[str]) -
 def test_quick_takes_fewer_samples_of_the_same_figures() -> None:
     assert bench.QUICK.repeats < bench.FULL.repeats and bench.QUICK.pairs < bench.FULL.pairs
     assert bench.QUICK.repeats >= 1 and bench.QUICK.pairs >= 1 and bench.QUICK.loop_pairs >= 1
+
+
+@pytest.mark.parametrize("edit", bench.LOOP_EDITS, ids=lambda e: e.name)
+def test_each_author_loop_edit_is_one_line_no_claimed_sentence_holds(edit: bench.LoopEdit) -> None:
+    # The bench edits a copy of the project; an edited claimed sentence fails the cycle
+    # (rules/claimed-sentences.json), as approval-gate's prose line did once its claims landed.
+    root = Path(__file__).resolve().parents[1]
+    text = (root / edit.file).read_text(encoding="utf-8")
+    assert text.count(edit.line) == 1 and edit.word in edit.line
+    record = json.loads((root / "rules" / "claimed-sentences.json").read_text(encoding="utf-8"))
+    page = edit.file.relative_to("docs").as_posix() if edit.file.parts[0] == "docs" else None
+    near = " ".join(edit.line.split(edit.word)[0].split()[-3:] + [edit.word])  # the words before it
+    claimed = [s for s in record.get(page, {}).values() if near in s] if page else []
+    assert not claimed, f"{edit.file}: the bench's edit of {edit.word!r} changes a claimed sentence: {claimed}"

@@ -139,8 +139,8 @@ LOOP_EDITS = (
     LoopEdit(
         "prose",
         Path("docs/suspension/approval-gate.md"),
-        "to act until a reviewer approves, and the reviewer is reachable while the run is going, so the",
-        "reachable",
+        "A deploy should not happen because a model decided it should. Here the `deploy` tool refuses",
+        "decided",
         "suspension/approval-gate/",
         2.0,
     ),
