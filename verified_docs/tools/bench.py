@@ -731,10 +731,10 @@ def main(argv: list[str]) -> int:
     with cputime.measuring() as meter:
         ratios = [] if args.only else measure(root, plan, env)
         forkserver.close_shared()
-    if ratios:
-        print_ratios(ratios)
-    # Absolute targets (1 s, 2 s), not ratios: printed with their verdicts, under each generator.
-    author_loop_figures(root, plan.loop_pairs, env, tuple(args.generator or ()))
+        if ratios:
+            print_ratios(ratios)
+        # Absolute targets (1 s, 2 s), not ratios: printed with their verdicts, under each generator.
+        author_loop_figures(root, plan.loop_pairs, env, tuple(args.generator or ()))
     print(
         f"bench took {meter.wall_s:.0f}s ({'quick' if args.quick else 'full'}) and {meter.cpu_s:.0f} CPU seconds; "
         f"load average {_load()}"
