@@ -21,7 +21,7 @@ from verified_docs.render.directive import fenced_lines
 
 OPENING = re.compile(r"<!--\s*claim\b")
 _ATTR = re.compile(r"""\s+(?P<key>[a-z_]+)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
-ATTRIBUTES = ("evidence", "value", "contains", "since", "quote", "why")
+ATTRIBUTES = ("evidence", "value", "contains", "since", "quote")
 # What each kind of evidence takes besides evidence and quote: (exactly one of these, allowed).
 _KIND_ATTRIBUTES = {
     "scenario": ("value", "contains"),
