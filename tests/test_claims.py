@@ -4,6 +4,7 @@ says otherwise, or the sentence lost the words it backed; a checked claim become
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import replace
 from importlib.metadata import version
@@ -30,6 +31,8 @@ from verified_docs.verify.scenarios import verify_scenario
 
 NAME = "suspension/several-suspensions"
 BALANCED = f'<!-- claim evidence="{NAME}#halt.transcript_balanced" value="false" quote="is unbalanced" -->'
+# A sentence resting on source alone says why no run can show it (render/claim_why.py).
+WHY = 'why="no scripted run reaches this line"'
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +117,7 @@ def test_links_go_to_the_page_that_shows_the_evidence_the_matrix_row_and_the_sou
         f"Unbalanced.{BALANCED.replace('is unbalanced', 'Unbalanced')}\n"
         f'Passes since 0.19.0.<!-- claim evidence="matrix:{NAME}" since="0.19.0" quote="since 0.19.0" -->\n'
         'It raises ProviderError.<!-- claim evidence="source:toolnexus/client.py" '
-        'contains="class ProviderError(Exception):" quote="raises ProviderError" -->\n'
+        f'contains="class ProviderError(Exception):" quote="raises ProviderError" {WHY} -->\n'
     )
     out = render(project, verified[1], body, page="guide/other.md").splitlines()
     assert "[✓](../suspension/evidence.md#evidence-suspension-several-suspensions--halt " in out[0]
@@ -187,7 +190,7 @@ def test_words_of_an_earlier_sentence_do_not_count(verified, project: Path) -> N
 def test_source_claim_whose_text_is_not_in_the_installed_package(verified, project: Path) -> None:
     body = (
         '`run` retries a refused transcript.<!-- claim evidence="source:toolnexus/client.py" '
-        'contains="def retry_refused_transcript(" quote="retries a refused transcript" -->\n'
+        f'contains="def retry_refused_transcript(" quote="retries a refused transcript" {WHY} -->\n'
     )
     assert failure(project, verified[1], body) == (
         f'{page_path(project)}:1: claim: source:toolnexus/client.py: the page cites "def retry_refused_transcript("; '
@@ -196,7 +199,7 @@ def test_source_claim_whose_text_is_not_in_the_installed_package(verified, proje
 
 
 def test_source_claim_naming_a_file_the_package_does_not_have(verified, project: Path) -> None:
-    body = 'It resumes.<!-- claim evidence="source:toolnexus/resume.py" contains="def resume(" quote="It resumes" -->\n'
+    body = f'It resumes.<!-- claim evidence="source:toolnexus/resume.py" contains="def resume(" quote="It resumes" {WHY} -->\n'
     package = installed_toolnexus()[0]
     assert failure(project, verified[1], body) == (
         f'{page_path(project)}:1: claim: source:toolnexus/resume.py: the page cites "def resume("; '
@@ -265,12 +268,12 @@ def test_only_a_claim_its_evidence_contradicts_is_titled_claim_contradicted(veri
         "value": f'Balanced.<!-- claim evidence="{NAME}#halt.transcript_balanced" value="true" quote="Balanced" -->',
         "contains": f'A 500.<!-- claim evidence="{NAME}#halt.stdout_contains" contains="HTTP 500" quote="A 500" -->',
         "since": f'Since 0.18.1.<!-- claim evidence="matrix:{NAME}" since="0.18.1" quote="Since 0.18.1" -->',
-        "source": 'It retries.<!-- claim evidence="source:toolnexus/client.py" contains="def nope(" quote="retries" -->',
+        "source": f'It retries.<!-- claim evidence="source:toolnexus/client.py" contains="def nope(" quote="retries" {WHY} -->',
     }
     not_so = {
         "quote gone": SENTENCE.replace("is unbalanced.", "can be sent back."),
         "no such key": f'Ran.<!-- claim evidence="{NAME}#halt.tool_runs.rollback" value="0" quote="Ran" -->',
-        "no such file": 'It resumes.<!-- claim evidence="source:toolnexus/resume.py" contains="x" quote="resumes" -->',
+        "no such file": f'It resumes.<!-- claim evidence="source:toolnexus/resume.py" contains="x" quote="resumes" {WHY} -->',
         "malformed": f'Ran.<!-- claim evidence="{NAME}#halt.tool_runs" quote="Ran" -->',
     }
     for case, titled in [(c, CONTRADICTED) for c in said_otherwise.values()] + [(c, "") for c in not_so.values()]:
@@ -284,7 +287,7 @@ def test_only_a_claim_its_evidence_contradicts_is_titled_claim_contradicted(veri
     [
         (
             '<!-- claim evidence="x#y.z" value="1" quote="q" colour="red" -->',
-            "malformed claim: unknown attribute 'colour'\n    valid attributes: evidence, value, contains, since, quote",
+            "malformed claim: unknown attribute 'colour'\n    valid attributes: evidence, value, contains, since, quote, why",
         ),
         (
             '<!-- claim evidence=x#y.z value="1" quote="q" -->',
@@ -380,7 +383,7 @@ def test_a_block_claim_reads_as_the_same_claim_written_on_one_line() -> None:
         (
             'S q.<!-- claim evidence="x#r.k" quote="q"\nvalue: 1\ncolour: red\n-->\n',
             3,
-            "malformed claim: unknown attribute 'colour'\n    valid attributes: evidence, value, contains, since, quote",
+            "malformed claim: unknown attribute 'colour'\n    valid attributes: evidence, value, contains, since, quote, why",
         ),
         (
             'S q.<!-- claim evidence="matrix:x" quote="q"\nsince: 0.20\n-->\n',
@@ -529,7 +532,7 @@ def test_a_run_that_did_not_pass_backs_no_sentence(verified, project: Path) -> N
 def test_the_source_list_shows_each_cited_line_as_installed(verified, project: Path) -> None:
     cited = (
         'It raises.<!-- claim evidence="source:toolnexus/client.py" contains="class ProviderError(Exception):" '
-        'quote="It raises" -->\n'
+        f'quote="It raises" {WHY} -->\n'
     )
     (project / "docs/guide").mkdir()
     (project / "docs/guide/errors.md").write_text(cited)
@@ -541,7 +544,8 @@ def test_the_source_list_shows_each_cited_line_as_installed(verified, project: P
     anchor = source_anchor("toolnexus/client.py", "class ProviderError(Exception):")
     assert (
         f'- <span id="{anchor}"></span>`toolnexus/client.py:{line}`: `class ProviderError(Exception):`  \n'
-        "  cited by [Errors](../guide/errors.md)\n"
+        "  cited by [Errors](../guide/errors.md)  \n"
+        "  why no run shows it ([Errors](../guide/errors.md)): no scripted run reaches this line\n"
     ) in out
 
 
@@ -890,3 +894,77 @@ def test_a_full_stop_of_e_g_ends_no_sentence() -> None:
     body = f"Something else happened first. Then, e.g. The test, the transcript is unbalanced.{BALANCED}\n"
     (claim,) = parse_claims(body, Path(PAGE))
     assert claim_record.sentence(claim) == "Then, e.g. The test, the transcript is unbalanced."
+
+
+# A sentence resting on source alone says why no run can show it (render/claim_why.py).
+RAISES = (
+    'It raises ProviderError.<!-- claim evidence="source:toolnexus/client.py" '
+    'contains="class ProviderError(Exception):" quote="raises ProviderError"{why} -->\n'
+)
+
+
+def test_a_source_only_sentence_without_why_fails_at_its_line_naming_both_fixes(verified, project: Path) -> None:
+    body = "# Errors\n\n" + RAISES.format(why="")
+    assert failure(project, verified[1], body) == (
+        f"{page_path(project)}:3: claim: source:toolnexus/client.py (class ProviderError(Exception):): "
+        "the sentence rests on source alone, "
+        "and the claim does not say why no run can show it\n"
+        '    sentence: "It raises ProviderError."\n'
+        '    back the sentence with a run: a claim evidence="<scenario>#<run>.<key>" (a key of a run\'s expect) '
+        'or evidence="matrix:<scenario>"\n'
+        '    or, where no run can show it, add why="<why no run can show it>" (4 words or more)'
+    )
+
+
+def test_a_rule_claim_is_no_run_and_a_why_of_three_words_is_too_short(verified, project: Path) -> None:
+    with_rules(project)
+    rule = '<!-- claim evidence="rule:S4" quote="raises ProviderError" -->'
+    body = RAISES.format(why="").replace(" -->\n", f" -->{rule}\n")
+    assert "the sentence rests on source alone" in failure(project, verified[1], body)
+    short = failure(project, verified[1], RAISES.format(why=' why="no run shows"'))
+    assert short.startswith(
+        f"{page_path(project)}:1: claim: source:toolnexus/client.py (class ProviderError(Exception):): "
+        'why="no run shows" is too short'
+    )
+
+
+def test_a_source_only_sentence_with_why_passes_and_the_reader_sees_the_why(verified, project: Path) -> None:
+    out = render(project, verified[1], RAISES.format(why=f" {WHY}"), page="guide/other.md")
+    link = re.search(r'\]\([^ ]+ "(?P<title>[^"]*)"\)\{ aria-label="(?P<label>[^"]*)" \}', out)
+    assert link is not None, out
+    for said in (link["title"], link["label"]):
+        assert said.endswith(". Why no run shows it: no scripted run reaches this line"), said
+
+
+def test_why_on_a_sentence_that_rests_on_a_run_fails(verified, project: Path) -> None:
+    source = (
+        f'<!-- claim evidence="source:toolnexus/client.py" contains="class ProviderError" quote="unbalanced" {WHY} -->'
+    )
+    body = f"# Several\n\n{SENTENCE.rstrip()}{source}\n"
+    ran = f"{NAME}#halt.transcript_balanced"
+    assert failure(project, verified[1], body) == (
+        f"{page_path(project)}:4: claim: source:toolnexus/client.py (class ProviderError): "
+        f"remove why=, the sentence rests on {ran}\n"
+        "    why= is for a source: claim whose sentence no run backs"
+    )
+    on_a_run = SENTENCE.replace('quote="is unbalanced"', f'quote="is unbalanced" {WHY}')
+    assert failure(project, verified[1], f"# Several\n\n{on_a_run}").startswith(
+        f"{page_path(project)}:4: claim: {ran}: remove why=, the sentence rests on {ran}"
+    )
+
+
+def test_the_built_page_shows_the_why_and_a_missing_why_fails_the_mkdocs_build(site_project: Path) -> None:
+    page = site_project / "docs/page.md"
+    page.write_text("# Page\n\n" + RAISES.format(why=f" {WHY}") + "\n<!-- verified-sources -->\n")
+    built = build_site(site_project / "ledger.json", site_project / "site", config=site_project / "mkdocs.yml")
+    assert built.returncode == 0, built.output
+    html = (site_project / "site/page/index.html").read_text()
+    assert ". Why no run shows it: no scripted run reaches this line" in html.split('class="vd-claim"')[1][:600]
+    assert "why no run shows it (<a href" in html and "): no scripted run reaches this line" in html
+    page.write_text("# Page\n\n" + RAISES.format(why="") + "\n<!-- verified-sources -->\n")
+    built = build_site(site_project / "ledger.json", site_project / "site", config=site_project / "mkdocs.yml")
+    assert built.returncode != 0
+    assert f"{page}:3: claim: source:toolnexus/client.py (class ProviderError(Exception):): the sentence rests on" in (
+        built.output
+    )
+    assert built.output.count("the sentence rests on source alone") == 1

@@ -21,7 +21,7 @@ from verified_docs.render.directive import fenced_lines
 
 OPENING = re.compile(r"<!--\s*claim\b")
 _ATTR = re.compile(r"""\s+(?P<key>[a-z_]+)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
-ATTRIBUTES = ("evidence", "value", "contains", "since", "quote")
+ATTRIBUTES = ("evidence", "value", "contains", "since", "quote", "why")
 # What each kind of evidence takes besides evidence and quote: (exactly one of these, allowed).
 _KIND_ATTRIBUTES = {
     "scenario": ("value", "contains"),
@@ -44,6 +44,8 @@ class Claim:
     comment runs from ``span``'s start to its line ``-->``). ``sentence`` is the paragraph's
     text from the previous claim (or the paragraph's start) up to this one: where ``quote``
     must stand. ``value`` is YAML text, as written (a block's without the quotes around it).
+    ``why`` (``source:`` claims only) is the clause saying why no run can show the behaviour,
+    which a sentence resting on source alone must give (:mod:`~verified_docs.render.claim_why`).
     ``paragraph`` is the whole paragraph's text without its claim comments (lines joined by
     ``\n``), and ``at`` the (start, end) offsets in it of ``sentence``: the end is where the
     claim stands (:mod:`~verified_docs.render.claim_record` finds the whole sentence there)."""
@@ -58,6 +60,7 @@ class Claim:
     since: str | None = None
     lines: int = 1
     paragraph: str = ""
+    why: str | None = None
     at: tuple[int, int] = (0, 0)
 
     @property
@@ -151,6 +154,7 @@ def _claim(where: Location, span: tuple[int, int], attrs: dict[str, str], senten
         attrs.get("contains"),
         attrs.get("since"),
         lines,
+        why=attrs.get("why"),
     )
     if claim.kind == "scenario" and not re.fullmatch(r"[^#\s]+#[^.\s]+(\.[^.\s]+)+", claim.evidence):
         raise _malformed(

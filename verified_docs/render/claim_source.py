@@ -15,15 +15,19 @@ from verified_docs.errors import Problem, SourceError
 from verified_docs.render.anchors import source_anchor
 from verified_docs.render.claim_context import Checked, Context, contradicted, link, page_link
 from verified_docs.render.claim_parse import Claim
+from verified_docs.render.claim_record import words
 from verified_docs.render.directive import Directive, marker
 from verified_docs.render.templating import code
+
+WHY_LABEL = "Why no run shows it"
 
 
 @dataclass(frozen=True)
 class SourceLine:
     """A cited text of the installed toolnexus: ``file`` (``toolnexus/client.py``), the
-    1-based ``lines`` holding ``contains``, the first such line's ``text``, its ``anchor`` and
-    the ``pages`` citing it."""
+    1-based ``lines`` holding ``contains``, the first such line's ``text``, its ``anchor``, the
+    ``pages`` citing it, and ``whys``: (page, reason) for each distinct reason a citing claim
+    gives why no run can show what its sentence says."""
 
     file: str
     contains: str
@@ -31,6 +35,7 @@ class SourceLine:
     text: str
     anchor: str
     pages: tuple[str, ...]
+    whys: tuple[tuple[str, str], ...] = ()
 
 
 def installed_toolnexus() -> tuple[Path, str]:
@@ -84,12 +89,14 @@ def check_source(claim: Claim, page: str, ctx: Context) -> Checked:
             Problem(where, f"{head} no page lists the cited source lines", ("add <!-- verified-sources --> to a page",))
         )
     line_text = _source_text(ctx.package.parent / file)[found[0] - 1].strip()
+    # A sentence resting on source alone says why no run shows it: the reader sees why too.
+    why = f". {WHY_LABEL}: {words(claim.why)}" if claim.why else ""
     return Checked(
         claim,
         link(page, ctx.site.sources_page, source_anchor(file, claim.contains or "")),
         f"{Path(file).name}:{found[0]}",
-        f"toolnexus {ctx.toolnexus}, {file}:{found[0]}: {line_text}",
-        f"Source line {file}:{found[0]} of the installed toolnexus {ctx.toolnexus}, checked in this build",
+        f"toolnexus {ctx.toolnexus}, {file}:{found[0]}: {line_text}{why}",
+        f"Source line {file}:{found[0]} of the installed toolnexus {ctx.toolnexus}, checked in this build{why}",
     )
 
 
@@ -100,10 +107,11 @@ def cited_sources(ctx: Context) -> list[SourceLine]:
     problems: list[Problem] = []
     for page, claim in ctx.site.source_claims:
         file, text = claim.evidence[len("source:") :], claim.contains or ""
+        why = ((page, words(claim.why)),) if claim.why else ()
         known = found.get((file, text))
         if known is not None:
-            if page not in known.pages:
-                found[(file, text)] = replace(known, pages=known.pages + (page,))
+            pages = known.pages + (() if page in known.pages else (page,))
+            found[(file, text)] = replace(known, pages=pages, whys=known.whys + tuple(set(why) - set(known.whys)))
             continue
         try:
             lines = locate(claim, ctx)
@@ -111,7 +119,7 @@ def cited_sources(ctx: Context) -> list[SourceLine]:
             problems += e.problems
             continue
         line_text = _source_text(ctx.package.parent / file)[lines[0] - 1].strip()
-        found[(file, text)] = SourceLine(file, text, lines, line_text, source_anchor(file, text), (page,))
+        found[(file, text)] = SourceLine(file, text, lines, line_text, source_anchor(file, text), (page,), why)
     if problems:
         raise SourceError(*problems)
     return sorted(found.values(), key=lambda s: (s.file, s.lines))
@@ -119,7 +127,8 @@ def cited_sources(ctx: Context) -> list[SourceLine]:
 
 def render_sources(directive: Directive, page: str, ctx: Context, titles: dict[str, str] | None = None) -> str:
     """Markdown list of every cited source line (``file:line``, the line as installed, the
-    pages citing it), each with the id its claims link to; indented like ``directive``."""
+    pages citing it, and each reason a citing claim gives why no run can show it), each with
+    the id its claims link to; indented like ``directive``."""
     titles = titles or {}
     items = [
         f"<span {marker(directive)}></span>The installed toolnexus {ctx.toolnexus}, as this build ran it. "
@@ -131,7 +140,10 @@ def render_sources(directive: Directive, page: str, ctx: Context, titles: dict[s
         where = f"{s.file}:{s.lines[0]}" + (f" (and line {', '.join(map(str, s.lines[1:]))})" if s.lines[1:] else "")
         cited_by = ", ".join(f"[{titles.get(p, p)}]({page_link(page, p)})" for p in s.pages)
         items.append(f'- <span id="{s.anchor}"></span>{code(where)}: {code(s.text)}  ')
-        items.append(f"  cited by {cited_by}")
+        items.append(f"  cited by {cited_by}" + ("  " if s.whys else ""))
+        for n, (p, why) in enumerate(s.whys, start=1):
+            end = "  " if n < len(s.whys) else ""
+            items.append(f"  {WHY_LABEL.lower()} ([{titles.get(p, p)}]({page_link(page, p)})): {why}{end}")
     if len(items) == 2:
         items.append("No page cites a source line.")
     return "".join(directive.indent + line + "\n" if line else "\n" for line in items)

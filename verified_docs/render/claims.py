@@ -62,6 +62,7 @@ from verified_docs.render.claim_record import words
 from verified_docs.render.claim_rule import check_rule
 from verified_docs.render.claim_scenario import check_scenario
 from verified_docs.render.claim_source import check_source
+from verified_docs.render.claim_why import why_problems
 from verified_docs.render.directive import fenced_lines
 from verified_docs.render.factual import strip_advice
 
@@ -114,7 +115,9 @@ def render_claims(markdown: str, page: Path, page_uri: str, ctx: Context) -> str
     lines below it left empty (line numbers do not change). Each claim whose evidence held has
     its sentence compared with (or recorded in) ``ctx.sentences``, the record of claimed
     sentences (:mod:`~verified_docs.render.claim_record`), when there is one. Raises
-    :class:`SourceError` listing every malformed or failing claim, and every claimed sentence
+    :class:`SourceError` listing every malformed or failing claim, every ``source:`` claim of a
+    sentence resting on source alone that does not say why no run can show it and every
+    misplaced ``why`` (:mod:`~verified_docs.render.claim_why`), and every claimed sentence
     that differs from its record, at its ``page:line``. Advice marks
     (:func:`~verified_docs.render.factual.strip_advice`) are taken out first, in place."""
     markdown = strip_advice(markdown)
@@ -131,6 +134,8 @@ def render_claims(markdown: str, page: Path, page_uri: str, ctx: Context) -> str
         except SourceError as e:
             problems += e.problems
             held.append(False)
+    # A sentence resting on source alone says why no run can show it (render/claim_why.py).
+    problems += why_problems(claims)
     if ctx.sentences is not None:
         problems += ctx.sentences.check(page_uri, claims, held)
     if problems:

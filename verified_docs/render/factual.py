@@ -66,6 +66,7 @@ from pathlib import Path
 from verified_docs.errors import Location, Problem
 from verified_docs.render.claim_parse import OPENING, Claim, masked_lines, parse_claims
 from verified_docs.render.claim_record import sentence_bounds, sentence_spans, words
+from verified_docs.render.claim_why import source_only
 from verified_docs.render.directive import fenced_lines
 
 ADVICE = "<!-- advice -->"
@@ -119,13 +120,17 @@ class Unclaimed:
 @dataclass(frozen=True)
 class PageReport:
     """One page (``page``, posix below ``docs/``): how many sentences are likely factual, how
-    many of them are claimed or marked as advice, and the ones that are neither."""
+    many of them are claimed or marked as advice, and the ones that are neither; and how many
+    claimed sentences rest on source alone (``source_only``, :mod:`~verified_docs.render.claim_why`),
+    ``without_why`` of them with a ``source:`` claim that does not say why no run can show it."""
 
     page: str
     factual: int
     claimed: int
     advice: int
     unclaimed: tuple[Unclaimed, ...]
+    source_only: int = 0
+    without_why: int = 0
 
 
 def strip_advice(markdown: str) -> str:
@@ -311,7 +316,9 @@ def check_page(markdown: str, page: Path, src_uri: str, names: frozenset[str], f
     stripped, marks = _stripped(markdown)
     factual = claimed = advice = 0
     unclaimed: list[Unclaimed] = []
-    for p in _paragraphs(stripped, marks, parse_claims(stripped, page)):
+    claims = parse_claims(stripped, page)
+    alone = source_only(claims)
+    for p in _paragraphs(stripped, marks, claims):
         for start, end in sentence_spans(p.text):
             if start < p.labels:
                 continue  # a table's header row, or a row's first cell: labels
@@ -329,7 +336,9 @@ def check_page(markdown: str, page: Path, src_uri: str, names: frozenset[str], f
                 unclaimed.append(
                     Unclaimed(Location(page, _line_of(p, first) + first_line - 1), words(text).strip("| "), cited)
                 )
-    return PageReport(src_uri, factual, claimed, advice, tuple(unclaimed))
+    return PageReport(
+        src_uri, factual, claimed, advice, tuple(unclaimed), len(alone), sum(1 for s in alone if s.without_why)
+    )
 
 
 def problems(reports: Iterable[PageReport]) -> list[Problem]:
@@ -357,7 +366,8 @@ def problems(reports: Iterable[PageReport]) -> list[Problem]:
 
 def report_lines(reports: Iterable[PageReport], pending: Iterable[str] = ()) -> list[str]:
     """The per-page report the build prints: one line per page with likely-factual sentences
-    (``NOT DONE`` on a page of ``pending``, the pages :data:`PENDING_FILE` lists), and a total."""
+    (``NOT DONE`` on a page of ``pending``, the pages :data:`PENDING_FILE` lists), and a total;
+    then one line per page with sentences resting on source alone, and their total."""
     reports, pending = list(reports), set(pending)
     lines = [
         f"factual: {r.page}: {len(r.unclaimed)} unmarked of {r.factual} likely-factual sentence(s) "
@@ -369,6 +379,18 @@ def report_lines(reports: Iterable[PageReport], pending: Iterable[str] = ()) -> 
     bad = sum(1 for r in reports if r.unclaimed)
     total = sum(len(r.unclaimed) for r in reports)
     lines.append(f"factual: {total} unmarked sentence(s) on {bad} of {len(reports)} page(s)")
+    # The sentences a run does not back: each says why no run can show what it says.
+    lines += [
+        f"source-only: {r.page}: {r.source_only} sentence(s) rest on source alone"
+        + (f", {r.without_why} not saying why no run can show it" if r.without_why else "")
+        for r in reports
+        if r.source_only
+    ]
+    alone = [r for r in reports if r.source_only]
+    lines.append(
+        f"source-only: {sum(r.source_only for r in alone)} sentence(s) on {len(alone)} of {len(reports)} page(s), "
+        f"{sum(r.without_why for r in reports)} not saying why"
+    )
     return lines
 
 
