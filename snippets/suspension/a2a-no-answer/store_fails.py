@@ -1,10 +1,12 @@
 """A2A: the served side swallows a TaskStore that fails to save the final
 state, and an on_task that raises. Peers then see "working" for good, and
-nothing is logged."""
+nothing is logged. With the argument "good-store" only on_task fails: peers
+see "input-required", and still nothing is logged."""
 import asyncio
 import contextlib
 import io
 import os
+import sys
 
 from toolnexus import InMemoryTaskStore, create_client
 
@@ -32,6 +34,8 @@ async def main() -> None:
         model="gpt-4o-mini",
     )
     events = TaskEvents()
+    good = sys.argv[1:] == ["good-store"]
+    store = InMemoryTaskStore() if good else FullDiskStore()
     # --8<-- [start:on-task]
     def on_task(event: dict) -> None:
         events.on_task(event)
@@ -41,7 +45,7 @@ async def main() -> None:
     with contextlib.redirect_stderr(server_log):
         handle = await toolkit.serve(
             "127.0.0.1:0", client=client, on_task=on_task,
-            a2a={"name": "scheduler", "store": FullDiskStore()},
+            a2a={"name": "scheduler", "store": store},
         )
         url = handle.url + "/"
         try:
