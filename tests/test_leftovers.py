@@ -63,7 +63,7 @@ def hang_started(proc: subprocess.Popen, tmp: Path) -> tuple[int, int]:
     deadline = time.monotonic() + 60
     marker = None
     while marker is None and proc.poll() is None and time.monotonic() < deadline:
-        marker = next(tmp.rglob("hang-started"), None)
+        marker = next((p for p in _walk(tmp) if p.name == "hang-started"), None)
         time.sleep(0.02)
     assert marker is not None, f"the program never reported it had started (exit {proc.poll()})"
     snippet, child = (int(x) for x in marker.read_text().split())
@@ -292,6 +292,16 @@ def in_private_tmp(command: list[str], tmp: Path, shm: Path) -> list[str]:
     ]
 
 
+def _walk(top: Path) -> list[Path]:
+    """Every folder and file below ``top``. Unlike ``Path.rglob``, which raised
+    FileNotFoundError on a fresh clone under load, a folder the watcher removes while it is
+    listed is skipped (os.walk ignores a folder it can no longer read): settling is that."""
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(top):
+        found += [Path(folder, name) for name in dirs + files]
+    return found
+
+
 def left_in_private_tmp(tmp: Path) -> list[str]:
     """What is in ``tmp`` besides the empty mount points :data:`PRIVATE_TMP` made for the kept
     folders (and their parents), once settled."""
@@ -302,7 +312,7 @@ def left_in_private_tmp(tmp: Path) -> list[str]:
     deadline = time.monotonic() + 10
     while True:
         left = sorted(
-            p.relative_to(tmp).as_posix() for p in tmp.rglob("*") if not (p.relative_to(tmp) in points and p.is_dir())
+            p.relative_to(tmp).as_posix() for p in _walk(tmp) if not (p.relative_to(tmp) in points and p.is_dir())
         )
         if not left or time.monotonic() > deadline:
             return left

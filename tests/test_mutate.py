@@ -6,7 +6,7 @@ from pathlib import Path
 
 from conftest import SNIPPETS
 from verified_docs.scenario.load import load_scenario
-from verified_docs.tools.mutate import _candidates, _run_mutant, entry_path
+from verified_docs.tools.mutate import OPERATORS, _candidates, _run_mutant, entry_path, first_match
 
 
 def test_operators_match_the_approval_gate_and_skip_comments() -> None:
@@ -24,6 +24,25 @@ def test_operators_match_the_approval_gate_and_skip_comments() -> None:
     assert ("tool ignores ctx.answer", line_of('approver = ctx.answer.data["approver"]')) in found
     for op, path, line, before, _ in _candidates(scenario):
         assert not before.lstrip().startswith("#"), f"{op.name} matched a comment at {path}:{line}"
+
+
+def test_operators_skip_docstrings_of_modules_classes_and_functions() -> None:
+    # question-tool/no_data.py's module docstring said "ok=True": its mutant could never be killed.
+    declined = next(op for op in OPERATORS if op.name == "answer declined instead of accepted")
+    source = (
+        '"""Answered with ok=True."""\n'
+        "class Gate:\n"
+        '    """Says ok=True\n    on two lines."""\n'
+        "    async def ask(self):\n"
+        '        """ok=True here too"""\n'
+        "        x = 'ok=True in a string that is no docstring'\n"
+        "        return Answer(id='a', ok=True)\n"
+    )
+    m = first_match(declined, source)
+    assert m is not None and source.count("\n", 0, m.start()) + 1 == 7
+    assert first_match(declined, '"""only ok=True"""\n# ok=True\n') is None
+    # A file that does not parse keeps its matches: its mutants fail verification the normal way.
+    assert first_match(declined, '"""ok=True"""\ndef broken(:\n') is not None
 
 
 def test_a_declined_answer_mutant_is_killed() -> None:

@@ -10,6 +10,7 @@ a *survivor*: that scenario's evidence is too weak.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import re
 import shutil
@@ -66,6 +67,40 @@ def _in_comment(source: str, offset: int) -> bool:
     return "#" in source[line_start:offset] and source[line_start:offset].lstrip().startswith("#")
 
 
+def _docstrings(source: str) -> list[tuple[int, int]]:
+    """The (start, end) offsets in ``source`` of its module, class and function docstrings: an
+    edit there changes no behaviour either (a docstring's ``ok=True`` survived as a mutant).
+    None when the file does not parse: its mutants then fail the normal way."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    spans = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) or not node.body:
+            continue
+        first = node.body[0]
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            # ast gives UTF-8 byte columns; the docstrings here are ASCII up to their end column.
+            end_line = first.end_lineno or first.lineno
+            spans.append(
+                (starts[first.lineno - 1] + first.col_offset, starts[end_line - 1] + (first.end_col_offset or 0))
+            )
+    return spans
+
+
+def first_match(op: Operator, source: str) -> re.Match[str] | None:
+    """``op``'s first match in ``source`` outside comments and docstrings, or None."""
+    docstrings = _docstrings(source)
+    for m in op.pattern.finditer(source):
+        if not _in_comment(source, m.start()) and not any(a <= m.start() < b for a, b in docstrings):
+            return m
+    return None
+
+
 def _candidates(scenario: Scenario) -> list[tuple[Operator, Path, int, str, str]]:
     files = sorted(
         {p.path for run in scenario.runs for p in run.programs.values()} | {p.path for p in scenario.support}
@@ -74,7 +109,7 @@ def _candidates(scenario: Scenario) -> list[tuple[Operator, Path, int, str, str]
     for path in files:
         source = path.read_text(encoding="utf-8")
         for op in OPERATORS:
-            m = next((m for m in op.pattern.finditer(source) if not _in_comment(source, m.start())), None)
+            m = first_match(op, source)
             if m is None:
                 continue
             mutated = source[: m.start()] + m.expand(op.replacement) + source[m.end() :]
