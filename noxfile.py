@@ -419,9 +419,10 @@ def _locked_versions(path: Path) -> dict[str, str]:
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
-    """Print benchmark figures and ratios against their targets, from CPU time or paired wall times so load
-    cannot skew them (`-- --quick`: every ratio with fewer samples; `-- author-loop [mkdocs|zensical]`: only the
-    author loop's save-to-reloaded-page figures, snippet and prose edit, against their 1 s and 2 s targets)."""
+    """Print benchmark figures and ratios against their targets, from CPU time or paired wall times, which load cannot skew.
+
+    `-- --quick`: every ratio with fewer samples; `-- author-loop [mkdocs|zensical]`: only the author loop's
+    save-to-reloaded-page figures, snippet and prose edit, against their 1 s and 2 s targets."""
     # It times `nox -s docs` itself, and the author loop under both generators.
     _install(session, "--extra", "docs", "--extra", "zensical", "--group", "ci")
     session.run("python", "-m", "verified_docs.tools.bench", *session.posargs, env=QUIET_MKDOCS)

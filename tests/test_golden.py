@@ -30,7 +30,7 @@ def test_each_problem_names_the_command_that_rewrites_its_scenarios_golden_files
     assert drift.what == "printed output differs from the golden output"
     assert drift.details[0] == (
         "if the printed output is right: `nox -s update-outputs -- --only suspension/answer-later` "
-        "(it rewrites the golden files of runs with no other problem)"
+        "(it rewrites a run's golden file only when this is the run's one problem: fix the others first)"
     )
     assert drift.details[1:3] == (f"--- {g} (golden)", "+++ printed by this run")
     # Once, and only from the first pass: a variant leaves it out (no rewrite fixes that).

@@ -76,7 +76,7 @@ def test_a_save_that_breaks_shows_the_report_on_every_page_until_a_save_fixes_it
         f"{NAME}/approve-then-decline[python]: 1 problem(s) running approval_gate.py",
         f"{PROGRAM}.out:1: printed output differs from the golden output",
         f"    if the printed output is right: `nox -s update-outputs -- --only {NAME}` "
-        "(it rewrites the golden files of runs with no other problem)",
+        "(it rewrites a run's golden file only when this is the run's one problem: fix the others first)",
     ]
     with serving(project) as served:
         assert served.next_epoch(0)["ok"] is True, served.printed()

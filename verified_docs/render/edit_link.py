@@ -53,11 +53,17 @@ def resolve_edit_uri(root: Path, docs_dir: str = "docs") -> tuple[str | None, st
         return configured if configured.endswith("/") else configured + "/", f"from {ENV}"
     remote = _git(root, "remote", "get-url", "origin")
     if remote is None:
-        return None, f"no edit links: no git remote 'origin' and {ENV} is not set"
+        return (
+            None,
+            f"no edit links: no git remote 'origin' and {ENV} is not set (to the edit URL of docs/, ending in /)",
+        )
     repo = https_repo(remote)
     branch = _git(root, "symbolic-ref", "--short", "HEAD")  # None when detached
     if repo is None or branch is None:
-        return None, f"no edit links: cannot tell the edit URL of {remote!r}; set {ENV}"
+        return None, (
+            f"no edit links: cannot tell the edit URL of {remote!r}; set {ENV} to the edit URL of docs/, "
+            "ending in / (such as https://github.com/OWNER/REPO/edit/main/docs/)"
+        )
     return edit_uri_for(repo, branch, docs_dir), f"from git remote origin ({remote}, branch {branch})"
 
 

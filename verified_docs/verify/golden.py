@@ -67,7 +67,9 @@ def compare(
     if len(diff) > MAX_DIFF_LINES:
         diff = diff[:MAX_DIFF_LINES] + [f"... {len(diff) - MAX_DIFF_LINES:,} more diff lines not shown"]
     # update-outputs rewrites a run's golden file only when the drift is the run's one problem.
-    hint = [f"if the printed output is right: {fix} (it rewrites the golden files of runs with no other problem)"]
+    hint = [
+        f"if the printed output is right: {fix} (it rewrites a run's golden file only when this is the run's one problem: fix the others first)"
+    ]
     return [
         Problem(
             Location(golden_path, first + 1),
