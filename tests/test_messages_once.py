@@ -73,6 +73,8 @@ def test_the_build_prints_each_fault_once_and_runs_no_open_fence(project: Path, 
     assert "SyntaxError" not in built.stdout + built.stderr, "the open fence ran under pytest"
     assert "[fences] docs/a.md not run: a fence on it is left open" in built.stdout
     assert not (project / "site").exists()
+    # Like a failed stage, bad input ends saying that nothing was published.
+    assert built.stderr.splitlines()[-1].endswith("problem(s) in the input above; site/ left as it was")
 
 
 @pytest.mark.parametrize(

@@ -404,6 +404,8 @@ def _stages(root: Path, languages: tuple[str, ...], generator: str, *, force: bo
     except SourceError as e:
         print(e, file=sys.stderr)
         annotate(e.problems, "bad input")
+        # As a failed stage ends: the author learns nothing was published.
+        print(f"build stopped: {len(e.problems)} problem(s) in the input above; site/ left as it was", file=sys.stderr)
         return 2
     except StageFailed as e:
         print(f"build stopped: {e}; site/ left as it was", file=sys.stderr)
