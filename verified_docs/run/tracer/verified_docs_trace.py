@@ -46,9 +46,21 @@ def emit(event: dict[str, Any]) -> None:
 _REAL_FILES: dict[str, str | None] = {}
 
 
+# Module file -> os.path.realpath of it, for every file: emit_names reads each loaded module's
+# folder at exit, and a realpath per module per child was most of a trivial snippet's CPU time.
+_REALPATHS: dict[str, str] = {}
+
+
+def _realpath(file: str) -> str:
+    real = _REALPATHS.get(file)
+    if real is None:
+        real = _REALPATHS[file] = os.path.realpath(file)
+    return real
+
+
 def _outside_file(file: str, own: tuple[str, ...]) -> str | None:
     if file not in _REAL_FILES:
-        real = os.path.realpath(file) if os.path.isfile(file) else None
+        real = _realpath(file) if os.path.isfile(file) else None
         _REAL_FILES[file] = real if real and not real.startswith(own) else None
     return _REAL_FILES[file]
 
@@ -75,6 +87,7 @@ def resolve_loaded() -> None:
     own = _own_folders()
     for file in _module_files():
         _outside_file(file, own)
+        _realpath(file)
 
 
 def _qualified(value: Any) -> str | None:
@@ -100,13 +113,13 @@ def emit_names() -> None:
     main = getattr(getattr(sys.modules.get("__main__"), "__loader__", None), "path", None)
     if not isinstance(main, str) or not os.path.isfile(main):
         return
-    folder = os.path.dirname(os.path.realpath(main))
+    folder = os.path.dirname(_realpath(main))
     files: dict[str, dict[str, str]] = {}
     for module in list(sys.modules.values()):
         file = main if module is sys.modules["__main__"] else getattr(module, "__file__", None)
-        if not isinstance(file, str) or os.path.dirname(os.path.realpath(file)) != folder:
+        if not isinstance(file, str) or os.path.dirname(_realpath(file)) != folder:
             continue
         names = {k: q for k, v in list(vars(module).items()) if (q := _qualified(v)) is not None}
         if names:
-            files[os.path.realpath(file)] = dict(sorted(names.items()))
+            files[_realpath(file)] = dict(sorted(names.items()))
     emit({"event": "names", "files": files})
