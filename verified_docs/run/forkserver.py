@@ -138,6 +138,10 @@ class ForkServer:
                     "cwd": str(cwd),
                     "env": env,
                     "timeout_s": timeout_s,
+                    # When the supervisor kills it (time.monotonic() is one clock for every
+                    # process here), so the child's stack dump comes before that, however late
+                    # the fork made it start.
+                    "deadline": start + timeout_s,
                 }
                 socket.send_fds(conn, [json.dumps(request).encode() + b"\n"], [out_w, err_w])
             finally:

@@ -149,8 +149,11 @@ def _become_snippet(
         os.execv(sys.executable, [sys.executable, program, *request["args"]])
     sitecustomize.start_trace(request["env"].get("VERIFIED_DOCS_TRACE"))
     sitecustomize.start_coverage(request["env"])
-    timeout = float(request["timeout_s"])
-    faulthandler.dump_traceback_later(max(timeout - 0.4, timeout * 0.8), exit=False, file=sys.stderr)
+    # The kill comes at the runner's deadline, counted from before the fork: under load the fork
+    # and the setup above took 0.27 s of a 3 s timeout, and a dump due 0.4 s before the kill by
+    # the child's own clock came too late to be written.
+    left = float(request["deadline"]) - time.monotonic()
+    faulthandler.dump_traceback_later(max(left - 0.4, left * 0.8, 0.001), exit=False, file=sys.stderr)
     os.write(started_w, struct.pack("d", time.monotonic()))
     os.close(started_w)
     try:
