@@ -169,7 +169,12 @@ def tests(session: nox.Session) -> None:
     _install(session, "--extra", "test", "--group", "lint")
     _lint(session)
     _ensure_actionlint(session)
-    session.run("python", "-m", "pytest", *session.posargs, env=QUIET_MKDOCS)
+    session.run("python", "-m", "pytest", *XDIST, *session.posargs, env=QUIET_MKDOCS)
+
+
+# One pytest-xdist worker per core; tests/parallel.py decides which tests share a worker and
+# in what order the units go out. `nox -s tests -- -n 0` runs the suite serially.
+XDIST = ("-n", "auto")
 
 
 @nox.session(default=False)

@@ -8,6 +8,11 @@ is loaded through ``pyproject.toml``'s ``addopts``.
 - ``zensical_site`` (session): the same through Zensical; when the session uses it, its build
   starts beside ``built_site``'s (both are subprocesses, one core each).
 - Tests marked ``first`` run first; tests marked ``guard`` run last, after every fence had its chance to run; browser tests just before them.
+- Under pytest-xdist (``nox -s tests`` passes ``-n auto``) the order and the worker a test
+  runs on come from :mod:`parallel`: the ``first`` tests still run alone, the fences and the
+  guard share a worker, and ``verification``, ``built_site`` and ``zensical_site`` are
+  computed once for all workers (the browser tests' early reading is the serial run's: a
+  worker reads a page when its first test of that page asks).
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from typing import TYPE_CHECKING, Callable
 
 import pytest
 
+import parallel
+from parallel import computed_once, in_a_worker
 from verified_docs.run import tmproot
 from verified_docs.scenario.load import discover_project
 from verified_docs.scenario.records import Scenario
@@ -68,6 +75,7 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("VERIFIED_DOCS_VENDOR", str(ROOT / "build" / "vendor"))
     config.addinivalue_line("markers", "guard: checks the built site; runs after everything else")
     config.addinivalue_line("markers", "first: runs before every other test, alone on the machine")
+    config.pluginmanager.register(parallel, "parallel")
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -99,7 +107,11 @@ def scenario_names() -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def verification(tmp_path_factory: pytest.TempPathFactory) -> Verification:
+def verification(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Verification:
+    return computed_once(pytestconfig, "verification", functools.partial(_verify, tmp_path_factory))
+
+
+def _verify(tmp_path_factory: pytest.TempPathFactory) -> Verification:
     # Imported here: the build runs each docs page's fences in a pytest process of its own,
     # which needs none of the verification machinery (about 0.15 s to import).
     from verified_docs import ledger as ledger_mod
@@ -203,7 +215,14 @@ def built_site(
     verification: Verification, tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
 ) -> BuiltSite:
     """The site as ``nox -s docs`` builds it: rendered, then MkDocs. When the session's tests
-    use ``zensical_site`` too, that build starts at the same time, beside it."""
+    use ``zensical_site`` too, that build starts at the same time, beside it (in a serial
+    run; under xdist each is built when a worker first asks, once for all)."""
+    if in_a_worker(pytestconfig):
+        return computed_once(
+            pytestconfig,
+            "built_site",
+            lambda: build_rendered(verification.ledger_path, tmp_path_factory.mktemp("rendered"), "mkdocs"),
+        )
     if "zensical_site" in pytestconfig.stash.get(USED_FIXTURES, set()):
         _start_zensical(pytestconfig, verification, tmp_path_factory)
     built = build_rendered(verification.ledger_path, tmp_path_factory.mktemp("rendered"), "mkdocs")
@@ -218,5 +237,11 @@ def zensical_site(
     verification: Verification, tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
 ) -> BuiltSite:
     """The same site built with Zensical (``nox -s docs -- --generator zensical``)."""
+    if in_a_worker(pytestconfig):
+        return computed_once(
+            pytestconfig,
+            "zensical_site",
+            lambda: build_rendered(verification.ledger_path, tmp_path_factory.mktemp("rendered-zensical"), "zensical"),
+        )
     _start_zensical(pytestconfig, verification, tmp_path_factory)
     return pytestconfig.stash[ZENSICAL_STARTED]()

@@ -29,13 +29,14 @@ import contextlib
 import functools
 import http.server
 import os
+import queue
 import re
 import subprocess
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Sequence, TypeVar
 
@@ -50,6 +51,7 @@ except ImportError as missing:
     ) from missing
 
 from conftest import BuiltSite, when_site_built
+from parallel import in_a_worker, once_in, shared_folder
 from tests.browser.accessibility import violations
 from tests.browser.dom import TabSet, tab_sets
 from tests.browser.early import EARLY, STARTED, early_result
@@ -130,7 +132,10 @@ def site_url(built_site, pytestconfig: pytest.Config) -> str:
 
 @pytest.fixture(scope="session")
 def screenshots(pytestconfig: pytest.Config) -> Path:
-    """``build/screenshots/``, emptied of the previous run's pictures."""
+    """``build/screenshots/``, emptied of the previous run's pictures (under xdist by the
+    first worker that asks, not again by the others)."""
+    if in_a_worker(pytestconfig):
+        return once_in(shared_folder(pytestconfig), "screenshots", functools.partial(fresh_screenshots, pytestconfig))
     return fresh_screenshots(pytestconfig)
 
 
@@ -183,34 +188,96 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+class BrowserThread:
+    """A thread holding one Playwright and one Chromium for the rest of the process, running
+    the functions given to :meth:`submit` one after the other (Playwright's sync API serves the
+    thread that started it). Kept, not launched per call: a launch costs about 0.9 s, and under
+    xdist the pages are read one call at a time. Chromium is launched again if it went away."""
+
+    def __init__(self, name: str) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[Browser], object], Future] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Callable[[Browser], R]) -> Future[R]:
+        """Run ``job(chromium)`` in the thread; its result or exception comes in the future."""
+        future: Future[R] = Future()
+        self._jobs.put((job, future))
+        return future
+
+    def close(self) -> None:
+        """Close Chromium and Playwright once the jobs already given are done."""
+        self._jobs.put(None)
+        self._thread.join(timeout=60)
+
+    def _serve(self) -> None:
+        with sync_playwright() as playwright:
+            chromium: Browser | None = None
+            try:
+                while (given := self._jobs.get()) is not None:
+                    job, future = given
+                    try:
+                        if chromium is None or not chromium.is_connected():
+                            chromium = playwright.chromium.launch(
+                                executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
+                            )
+                        future.set_result(job(chromium))
+                    except BaseException as e:  # the caller re-raises it
+                        future.set_exception(e)
+            finally:
+                if chromium is not None:
+                    chromium.close()
+
+
+_BROWSER_THREADS: list[BrowserThread] = []
+_BROWSER_THREADS_LOCK = threading.Lock()
+
+
+def browser_threads(count: int) -> list[BrowserThread]:
+    """The process's first ``count`` :class:`BrowserThread` s, started when first asked for."""
+    with _BROWSER_THREADS_LOCK:
+        while len(_BROWSER_THREADS) < count:
+            _BROWSER_THREADS.append(BrowserThread(f"browser-{len(_BROWSER_THREADS)}"))
+        return _BROWSER_THREADS[:count]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    with _BROWSER_THREADS_LOCK:
+        for thread in _BROWSER_THREADS:
+            thread.close()
+        _BROWSER_THREADS.clear()
+
+
 def in_browsers(items: Sequence[T], work: Callable[[Browser, T], R], workers: int = BROWSERS) -> dict[T, R]:
-    """``work(browser, item)`` for every item, ``workers`` items at a time, each worker a thread
-    with a Playwright and a Chromium of its own (Playwright's sync API serves the thread that
-    started it). Returns the results by item, in the order given; the first exception raised
-    by ``work`` is raised here, after every worker stopped."""
+    """``work(browser, item)`` for every item, ``workers`` items at a time, each in a
+    :class:`BrowserThread` with a Chromium of its own. Returns the results by item, in the
+    order given; the first exception raised by ``work`` is raised here, after every thread
+    stopped taking items."""
     _need_chromium()
     todo = list(items)
     lock = threading.Lock()
 
-    def worker() -> dict[T, R]:
+    def take_items(chromium: Browser) -> dict[T, R]:
         done: dict[T, R] = {}
-        with sync_playwright() as playwright:
-            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
-            try:
-                while True:
-                    with lock:
-                        if not todo:
-                            return done
-                        item = todo.pop(0)
-                    done[item] = work(chromium, item)
-            finally:
-                chromium.close()
+        while True:
+            with lock:
+                if not todo:
+                    return done
+                item = todo.pop(0)
+            done[item] = work(chromium, item)
 
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="browser") as pool:
-        futures = [pool.submit(worker) for _ in range(max(1, min(workers, len(todo))))]
-        results: dict[T, R] = {}
-        for future in futures:
+    futures = [thread.submit(take_items) for thread in browser_threads(max(1, min(workers, len(todo))))]
+    results: dict[T, R] = {}
+    failure: BaseException | None = None
+    for future in futures:
+        try:
             results.update(future.result())
+        except BaseException as e:  # noqa: B036 (re-raised below, once every thread stopped)
+            with lock:
+                todo.clear()
+            failure = failure or e
+    if failure is not None:
+        raise failure
     return {item: results[item] for item in items}
 
 
@@ -421,13 +488,44 @@ def read_every_page(site_url: str, screenshots: Path, pages: Sequence[SitePage] 
     )
 
 
+def rebased(seen: Visit, old_url: str, new_url: str) -> Visit:
+    """``seen`` as if read at ``new_url``: the absolute URLs it holds (link targets, and the
+    sources in its error lines) moved from ``old_url``. Another xdist worker read it, on the
+    site as that worker serves it."""
+
+    def move(text: str) -> str:
+        return new_url + text[len(old_url) :] if text.startswith(old_url) else text.replace(old_url, new_url)
+
+    return replace(
+        seen,
+        links=tuple({**link, "href": move(link["href"])} for link in seen.links),
+        errors=tuple(move(e) for e in seen.errors),
+    )
+
+
+def shared_visit(config: pytest.Config, site_url: str, screenshots: Path, site_page: SitePage) -> Visit:
+    """Under xdist, what ``site_page`` showed, read once for every worker: by the first that
+    asks (:func:`~parallel.once_in`), on its own server, and rebased to this worker's."""
+    read_at, seen = once_in(
+        shared_folder(config),
+        f"visit-{site_page.slug}",
+        lambda: (site_url, read_every_page(site_url, screenshots, [site_page])[site_page]),
+    )
+    return seen if read_at == site_url else rebased(seen, read_at, site_url)
+
+
 @pytest.fixture(scope="session")
 def visit(site_url: str, screenshots: Path, pytestconfig: pytest.Config) -> Callable[[SitePage], Visit]:
     """What each page showed in its one load (:func:`read_page`): every page of the site, read
-    early (see the module docstring) or at the first call; a page outside the site is read when asked."""
+    early (see the module docstring) or at the first call; a page outside the site is read when
+    asked. Under xdist each page is read when a test first asks for it (:func:`shared_visit`)."""
     done: dict[SitePage, Visit] = {}
 
     def load(site_page: SitePage) -> Visit:
+        if in_a_worker(pytestconfig):
+            if site_page not in done:
+                done[site_page] = shared_visit(pytestconfig, site_url, screenshots, site_page)
+            return done[site_page]
         if not done:
             early = early_result(pytestconfig, "visit")
             done.update(early if isinstance(early, dict) else read_every_page(site_url, screenshots))

@@ -26,6 +26,7 @@ from typing import Callable
 import pytest
 from playwright.sync_api import Browser, Locator, Page
 
+from parallel import in_a_worker
 from tests.browser.conftest import in_browsers, new_context
 from tests.browser.dom import copy_via_button, reveal, tab_label, tab_sets
 from tests.browser.early import early_result, read_early
@@ -242,8 +243,23 @@ def _copy_and_run(site_url: str, folders: dict[SitePage, Path]) -> dict[SitePage
             ]
             return problems, runs
 
-        pending = in_browsers(EXAMPLE_PAGES, copy)
+        pending = in_browsers(list(folders), copy)
         return {p: problems + [x for r in runs for x in r.result()] for p, (problems, runs) in pending.items()}
+
+
+class CopiedPerPage(dict):
+    """Under xdist, ``copied_and_run`` one page at a time: a page is copied and its copies run
+    when a test first asks for it (its tests are one unit of work, tests/parallel.py), so the
+    pages spread over the workers."""
+
+    def __init__(self, site_url: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+        super().__init__()
+        self.site_url, self.tmp_path_factory = site_url, tmp_path_factory
+
+    def __missing__(self, site_page: SitePage) -> list[str]:
+        folders = {site_page: self.tmp_path_factory.mktemp(site_page.slug)}
+        self[site_page] = _copy_and_run(self.site_url, folders)[site_page]
+        return self[site_page]
 
 
 @pytest.fixture(scope="module")
@@ -255,6 +271,8 @@ def copied_and_run(
     taken are verified side by side in threads, as
     :func:`~verified_docs.verify.scenarios.verify_all` verifies scenarios (each run has its own
     mock model, port and folder). Done early, once the site is built (``read_early``), or here."""
+    if in_a_worker(pytestconfig):
+        return CopiedPerPage(site_url, tmp_path_factory)
     early = early_result(pytestconfig, "copied_and_run")
     if isinstance(early, dict):
         return early
