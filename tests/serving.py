@@ -82,6 +82,15 @@ class Served:
     def printed(self) -> str:
         return "".join(self.out) + "--- stderr:\n" + "".join(self.err)
 
+    def printed_once(self, text: str, timeout: float = 30.0) -> str:
+        """:meth:`printed`, once ``text`` is in it or after ``timeout`` seconds. A cycle's
+        summary line comes after the epoch it publishes, and a thread of ours reads it from the
+        pipe: a test that saw the epoch may look before the line is here (seen under xdist)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.printed() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.printed()
+
 
 def _read(stream, into: list[str]) -> None:
     for line in stream:

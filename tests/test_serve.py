@@ -54,8 +54,8 @@ def test_a_save_re_verifies_what_changed_and_reloads_the_page(project: Path) -> 
         assert status == 200 and NEW_COMMENT in page and OLD_COMMENT not in page
         assert "window.vdServeEpoch = 2;" in page and BANNER_ID not in page
         assert passed(project)
-        assert f"[serve] changed: {PROGRAM}" in served.printed()
-        assert f"re-verified: {NAME} in " in served.printed()
+        assert f"[serve] changed: {PROGRAM}" in served.printed_once(f"[serve] changed: {PROGRAM}")
+        assert f"re-verified: {NAME} in " in served.printed_once(f"re-verified: {NAME} in ")
 
         # A page edit re-verifies nothing: the scenario is answered from the result cache.
         edit(project / "docs" / "other.md", "No example", "Still no example")
@@ -63,11 +63,11 @@ def test_a_save_re_verifies_what_changed_and_reloads_the_page(project: Path) -> 
         assert after["ok"] is True and after["reverified"] == {}, served.printed()
         assert (after["pages_rendered"], after["pages_built"]) == (1, 1), "only the edited page is built again"
         assert "Still no example on this page." in served.get("other/")[1]
-        assert "re-verified: none; render" in served.printed()
+        assert "re-verified: none; render" in served.printed_once("re-verified: none; render")
 
         served.proc.send_signal(signal.SIGTERM)
         assert served.proc.wait(30) == 0
-        assert "[serve] stopped" in served.printed()
+        assert "[serve] stopped" in served.printed_once("[serve] stopped")
         assert with_group_gone(served.proc.pid), "serve left a process of its own behind"
 
 
@@ -86,6 +86,7 @@ def test_a_save_that_breaks_shows_the_report_on_every_page_until_a_save_fixes_it
         assert broken["ok"] is False
         assert broken["report"].splitlines()[:3] == report
         assert broken["report"].count("update-outputs") == 1, "the command is named once"
+        served.printed_once("\n".join(report))
         assert "\n".join(report) in "".join(served.err), "the report is printed as the build prints it"
         assert served.proc.poll() is None, "the server stays up"
         assert not passed(project), "the ledger says the program did not pass"
@@ -96,7 +97,7 @@ def test_a_save_that_breaks_shows_the_report_on_every_page_until_a_save_fixes_it
             assert "The last save failed verification at " in page, path
             assert "not your files as saved" in page, path
             assert report[1] in page, path
-        assert "NOT VERIFIED after" in served.printed()
+        assert "NOT VERIFIED after" in served.printed_once("NOT VERIFIED after")
 
         edit(project / PROGRAM, BROKEN, PRINTED)
         fixed = served.next_epoch(2)
