@@ -14,6 +14,8 @@ they are in:
   ``executed_fences``), so it needs the fences' worker, after them. The unit goes out second,
   so that it is a worker's first unit after ``first`` and its ``asyncio.run()`` fences run
   before any browser test of that worker starts Playwright's event loop in the main thread.
+  (If a worker crashes, xdist sends the rest of its units to another worker at the end of
+  the queue: fences may then come after Playwright there, and fail loudly.)
 - ``page <url>``: the browser tests of one page that read it through ``visit`` or copy its
   examples through ``copied_and_run``: the page is loaded once, on the worker that runs them.
   Each page is a unit of its own, so the pages spread over the workers; a whole-site test
@@ -146,7 +148,8 @@ def wait_for_first(item: pytest.Item) -> None:
 
 def note_first_ended(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     """After a test marked ``first`` that no other ``first`` test follows on this worker: tell
-    the waiting workers (the ``first`` unit goes to one worker whole, in collection order)."""
+    the waiting workers (the ``first`` unit goes to one worker whole, in collection order).
+    If that worker crashes mid-test, the others wait out :data:`FIRST_WAIT_S`."""
     first = item.config.stash.get(FIRST_ITEMS, frozenset())
     if item.nodeid in first and (nextitem is None or nextitem.nodeid not in first):
         (shared_folder(item.config) / FIRST_ENDED).touch()
@@ -207,6 +210,10 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     wait_for_first(item)
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    note_first_ended(item, nextitem)
+# A wrapper with finally: the waiting workers hear of the end even when a teardown raised.
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    try:
+        return (yield)
+    finally:
+        note_first_ended(item, nextitem)

@@ -27,18 +27,18 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import http.server
 import os
-import queue
 import re
 import subprocess
 import sys
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterator, Sequence
 
 import pytest
 
@@ -53,6 +53,7 @@ except ImportError as missing:
 from conftest import BuiltSite, when_site_built
 from parallel import in_a_worker, once_in, shared_folder
 from tests.browser.accessibility import violations
+from tests.browser.browsers import CHROMIUM, LAUNCH_ARGS, close_browser_threads, in_browsers, need_chromium
 from tests.browser.dom import TabSet, tab_sets
 from tests.browser.early import EARLY, STARTED, early_result
 from tests.browser.pages import ROOT, SCREENSHOTS, site_pages
@@ -62,18 +63,6 @@ from tests.browser.reading import DRAWN, HIDDEN_TAB_WORDS, OPEN_SHADOWS, OVERFLO
 # Sample sites are inputs, not tests.
 collect_ignore = ["samples"]
 
-CHROMIUM = Path("/usr/bin/chromium")
-INSTALL_HINT = "install it from Debian's packages: apt-get update && apt-get install -y chromium (.ci/run does this)"
-LAUNCH_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SAMPLES = Path(__file__).parent / "samples"
@@ -100,6 +89,12 @@ def serve(folder: Path) -> Iterator[str]:
 
 SERVED = pytest.StashKey[dict[Path, str]]()
 SCREENSHOTS_EMPTIED = pytest.StashKey[bool]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Before the early reading registers its pool's shutdown: cleanups run last first, so the
+    # browsers close after that pool stopped giving them work.
+    config.add_cleanup(close_browser_threads)
 
 
 def served(config: pytest.Config, folder: Path) -> str:
@@ -159,14 +154,9 @@ def _start_early(
     config.stash[STARTED] = {name: pool.submit(prepared[name]) for name in wanted}
 
 
-def _need_chromium() -> None:
-    if not CHROMIUM.is_file():
-        pytest.fail(f"{CHROMIUM} not found: the browser tests need Debian's Chromium; {INSTALL_HINT}", pytrace=False)
-
-
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    _need_chromium()
+    need_chromium()
     # launch() gives each run a fresh temporary user-data dir, removed on close.
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
@@ -174,111 +164,11 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-# Chromium instances the per-page checks use side by side. One browser at a time left about a
-# third of two cores idle (a page's load, axe-core and its pictures are CPU work); two fill
-# them, and more only slow each page down.
-BROWSERS = 2
 # A page loaded beside another on a busy machine may take longer than the 10 s a missing element gets.
 NAVIGATION_TIMEOUT_MS = 60_000
 # A full-page picture of a tall page is work, not an element that may be missing: it gets a
 # page load's time, not the 10 s default (exceeded at load average 40 beside the other tests).
 SCREENSHOT_TIMEOUT_MS = NAVIGATION_TIMEOUT_MS
-
-T = TypeVar("T")
-R = TypeVar("R")
-
-
-class BrowserThread:
-    """A thread holding one Playwright and one Chromium for the rest of the process, running
-    the functions given to :meth:`submit` one after the other (Playwright's sync API serves the
-    thread that started it). Kept, not launched per call: a launch costs about 0.9 s, and under
-    xdist the pages are read one call at a time. Chromium is launched again if it went away."""
-
-    def __init__(self, name: str) -> None:
-        self._jobs: queue.SimpleQueue[tuple[Callable[[Browser], object], Future] | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
-        self._thread.start()
-
-    def submit(self, job: Callable[[Browser], R]) -> Future[R]:
-        """Run ``job(chromium)`` in the thread; its result or exception comes in the future."""
-        future: Future[R] = Future()
-        self._jobs.put((job, future))
-        return future
-
-    def close(self) -> None:
-        """Close Chromium and Playwright once the jobs already given are done."""
-        self._jobs.put(None)
-        self._thread.join(timeout=60)
-
-    def _serve(self) -> None:
-        with sync_playwright() as playwright:
-            chromium: Browser | None = None
-            try:
-                while (given := self._jobs.get()) is not None:
-                    job, future = given
-                    try:
-                        if chromium is None or not chromium.is_connected():
-                            chromium = playwright.chromium.launch(
-                                executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
-                            )
-                        future.set_result(job(chromium))
-                    except BaseException as e:  # the caller re-raises it
-                        future.set_exception(e)
-            finally:
-                if chromium is not None:
-                    chromium.close()
-
-
-_BROWSER_THREADS: list[BrowserThread] = []
-_BROWSER_THREADS_LOCK = threading.Lock()
-
-
-def browser_threads(count: int) -> list[BrowserThread]:
-    """The process's first ``count`` :class:`BrowserThread` s, started when first asked for."""
-    with _BROWSER_THREADS_LOCK:
-        while len(_BROWSER_THREADS) < count:
-            _BROWSER_THREADS.append(BrowserThread(f"browser-{len(_BROWSER_THREADS)}"))
-        return _BROWSER_THREADS[:count]
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    with _BROWSER_THREADS_LOCK:
-        for thread in _BROWSER_THREADS:
-            thread.close()
-        _BROWSER_THREADS.clear()
-
-
-def in_browsers(items: Sequence[T], work: Callable[[Browser, T], R], workers: int = BROWSERS) -> dict[T, R]:
-    """``work(browser, item)`` for every item, ``workers`` items at a time, each in a
-    :class:`BrowserThread` with a Chromium of its own. Returns the results by item, in the
-    order given; the first exception raised by ``work`` is raised here, after every thread
-    stopped taking items."""
-    _need_chromium()
-    todo = list(items)
-    lock = threading.Lock()
-
-    def take_items(chromium: Browser) -> dict[T, R]:
-        done: dict[T, R] = {}
-        while True:
-            with lock:
-                if not todo:
-                    return done
-                item = todo.pop(0)
-            done[item] = work(chromium, item)
-
-    futures = [thread.submit(take_items) for thread in browser_threads(max(1, min(workers, len(todo))))]
-    results: dict[T, R] = {}
-    failure: BaseException | None = None
-    for future in futures:
-        try:
-            results.update(future.result())
-        except BaseException as e:  # noqa: B036 (re-raised below, once every thread stopped)
-            with lock:
-                todo.clear()
-            failure = failure or e
-    if failure is not None:
-        raise failure
-    return {item: results[item] for item in items}
 
 
 @dataclass
@@ -508,7 +398,7 @@ def shared_visit(config: pytest.Config, site_url: str, screenshots: Path, site_p
     asks (:func:`~parallel.once_in`), on its own server, and rebased to this worker's."""
     read_at, seen = once_in(
         shared_folder(config),
-        f"visit-{site_page.slug}",
+        "visit-" + hashlib.sha256(str(site_page).encode()).hexdigest()[:16],
         lambda: (site_url, read_every_page(site_url, screenshots, [site_page])[site_page]),
     )
     return seen if read_at == site_url else rebased(seen, read_at, site_url)

@@ -27,7 +27,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page
 
 from parallel import in_a_worker
-from tests.browser.conftest import in_browsers, new_context
+from tests.browser.browsers import in_browsers
+from tests.browser.conftest import new_context
 from tests.browser.dom import copy_via_button, reveal, tab_label, tab_sets
 from tests.browser.early import early_result, read_early
 from tests.browser.pages import ROOT, ExpectedExample, ExpectedTab, expected_examples, site_pages
@@ -267,7 +268,7 @@ def copied_and_run(
     site_url: str, tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
 ) -> dict[SitePage, list[str]]:
     """Every example page's problems: its copies taken in a fresh browser context, several
-    pages at a time (:func:`~tests.browser.conftest.in_browsers`), while the copies already
+    pages at a time (:func:`~tests.browser.browsers.in_browsers`), while the copies already
     taken are verified side by side in threads, as
     :func:`~verified_docs.verify.scenarios.verify_all` verifies scenarios (each run has its own
     mock model, port and folder). Done early, once the site is built (``read_early``), or here."""
