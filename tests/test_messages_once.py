@@ -95,6 +95,11 @@ def test_serves_banner_and_log_name_each_fault_once(project: Path, built) -> Non
         state = served.next_epoch(0)
         assert state["ok"] is False, served.printed()
         assert_each_once(state["report"])
+        # The log comes through a thread of ours after the epoch moved: wait for the cycle's
+        # last line and each fault before counting (a fresh clone under xdist counted too soon).
+        served.printed_once("[serve] NOT VERIFIED after")
+        for fault in FAULTS:
+            served.printed_once(fault)
         assert_each_once("".join(served.err))
 
 
