@@ -81,3 +81,64 @@ def test_a_missing_file_in_a_block_fails_at_its_line(root: Path) -> None:
     text = "--8<--\nparts/here.md\nparts/gone.md\n--8<--\n"
     assert pymdownx_fails(text, root)
     assert [p.where for p in include_problems(text, page, [str(root)])] == [Location(page, 3)]
+
+
+def pymdownx_keeps(text: str, root: Path) -> list[str]:
+    """The lines pymdownx.snippets itself hands on to the rest of Markdown."""
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": {"base_path": [str(root)]}}
+    )
+    return md.preprocessors["snippet"].run(text.split("\n"))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Mark a section with `--8<-- [start:name]` in the program.",
+        "   --8<-- [end:name] closes it",
+        "Both: `--8<-- [start:a]` and `;--8<-- [end:a]` on one line.",  # only the first marker counts
+    ],
+    ids=["inline-code", "list-item", "first-marker"],
+)
+def test_a_page_line_pymdownx_would_drop_fails_at_its_line(root: Path, line: str) -> None:
+    page = root / "docs" / "page.md"
+    text = f"# Page\n\n{line}\n"
+    assert line not in pymdownx_keeps(text, root)
+    (problem,) = include_problems(text, page, [str(root)])
+    assert problem.where == Location(page, 3)
+    assert "drops this line" in problem.what
+    assert ";--8<--" in problem.details[0]
+
+
+def test_an_escaped_section_marker_is_kept_and_a_programs_markers_are_no_problem(root: Path) -> None:
+    (root / "parts" / "prog.py").write_text("# --8<-- [start:main]\nprint(1)\n# --8<-- [end:main]\n")
+    page = root / "docs" / "page.md"
+    text = 'Marked with `;--8<-- [start:name]`.\n\n```python\n--8<-- "parts/prog.py"\n```\n'
+    assert "Marked with `--8<-- [start:name]`." in pymdownx_keeps(text, root)
+    assert include_problems(text, page, [str(root)]) == []
+
+
+def test_expanded_pages_give_the_generator_the_same_html(root: Path) -> None:
+    """The render stage hands the generator pages whose include lines pymdownx.snippets has
+    already replaced (render/includes.py, expanded): the page's HTML is the same bytes, and
+    a page whose result still shows a marker is left for the generator's own pass."""
+    from verified_docs.render.includes import expanded, snippets_pass
+
+    (root / "parts" / "prog.py").write_text("# --8<-- [start:main]\nprint(1)\n# --8<-- [end:main]\n\n")
+    options = {"base_path": [str(root)], "check_paths": True, "dedent_subsections": True}
+    extensions = ["pymdownx.superfences", "pymdownx.highlight", "pymdownx.snippets", "pymdownx.tabbed"]
+    page = (
+        '# Page\n\n=== "Python"\n\n    ```python\n    --8<-- "parts/prog.py"\n    ```\n\n'
+        '```python\n--8<-- "parts/prog.py:main"\n```\n\n--8<-- "parts/here.md"\n'
+    )
+
+    def html(text: str) -> str:
+        md = markdown.Markdown(extensions=extensions, extension_configs={"pymdownx.snippets": options})
+        return md.convert(text)
+
+    once = expanded(page, options)
+    assert "8<-" not in once and "print(1)" in once and "Here." in once
+    assert html(once) == html(page)
+    escaped = "Shown: `;--8<-- [start:name]`.\n"
+    assert expanded(escaped, options) == escaped  # the generator's pass takes the ';' off
+    assert snippets_pass(escaped, options) == "Shown: `--8<-- [start:name]`.\n"

@@ -222,3 +222,18 @@ def test_pages_outside_a_nav_section_or_the_nav_go_under_other_pages() -> None:
         ("Part", [("", "a.md")]),
         ("Other pages", [("", "z.md")]),
     ]
+
+
+def test_a_twin_shows_an_escaped_marker_as_the_html_does(tmp_path: Path) -> None:
+    """The render stage leaves a page that shows an escaped snippets marker to the generator's
+    own pymdownx.snippets pass, which takes the ';' off; the twin reads the page after that
+    pass too (write_twins), so it says what the HTML says."""
+    from verified_docs.site.twins import write_twins
+
+    docs, site = tmp_path / "docs", tmp_path / "site"
+    docs.mkdir()
+    (docs / "page.md").write_text("# T\n\nMark it with `;--8<-- [start:name]`.\n", encoding="utf-8")
+    config = {"site_name": "S", "markdown_extensions": [{"pymdownx.snippets": {"base_path": [str(tmp_path)]}}]}
+    (twin,) = write_twins(docs, site, ("page.md",), config)
+    assert "Mark it with `--8<-- [start:name]`." in twin.text
+    assert ";--8<--" not in (site / twin.twin).read_text(encoding="utf-8")

@@ -28,7 +28,7 @@ recorded with. A sentence is *likely factual* when all of these hold:
   (:func:`api_names`), outside a quoted value (``"input"`` is data). In a dotted name only a toolnexus head counts (``ctx.answer`` does,
   ``time.sleep`` does not; a leading ``toolnexus.`` is skipped). A span that is a shell command
   (``nox ...``, ``pip ...``), a path or file name (``rules/releases.txt``, ``host.py``,
-  ``file:line``), a comment or marker (``# not run``, ``--8<--``) or a quoted message of five
+  ``file:line``), a comment or marker (``# not run``, ``--8<--``, escaped ``;--8<--``) or a quoted message of five
   words or more names none;
 - it is not a heading, an admonition's or a tab's title line, a table's header or separator
   row or the first cell of a table row (the row's label), nor a label of fewer than four words
@@ -81,7 +81,7 @@ _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.S)
 _STRING = re.compile(r"\"[^\"]*\"|'[^']*'")
 _DOTTED = re.compile(r"(?<![\w.-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?![\w-])")
 # A path (``rules/spec-10.yaml``), a file name (``host.py``) or the placeholder ``file:line``.
-_PATH_LIKE = re.compile(r"/|\.(?:py|md|ya?ml|json|txt|out|toml|js|css|html|xml)\b|^file:line$|^\s*(?:#|--)|:$")
+_PATH_LIKE = re.compile(r"/|\.(?:py|md|ya?ml|json|txt|out|toml|js|css|html|xml)\b|^file:line$|^\s*(?:#|;*--)|:$")
 _COMMAND = re.compile(r"^\s*(?:nox|python3?|pip|uv|git|go|mvn|npm|mkdocs|zensical|pytest|curl|cd|export)\s")
 _LEAD = re.compile(r"^[\s|]*(?:[-*+]\s+|\d+[.)]\s+)?[*_\s]*")
 _OPENING_CLAUSE = re.compile(

@@ -1,10 +1,13 @@
 """The pymdownx.snippets include lines a page holds as written, followed into the files they
 include: an include whose file is not there fails at the including file's line, before the
-generator runs.
+generator runs. So does a line of the page that pymdownx.snippets would drop as a section
+marker (``--8<-- [start:name]`` anywhere in it, even in inline code or a fence), which an
+author writing about sections means to show.
 
 In: a page's Markdown, its path and first line, and pymdownx.snippets' base paths (absolute).
 Out: a :class:`~verified_docs.errors.Problem` per missing file, at the line that includes it,
-with the lines that included that file (``included from page.md:3``).
+with the lines that included that file (``included from page.md:3``), and one per page line
+the extension would drop.
 
 Why our own walk: with ``check_paths``, pymdownx.snippets raises ``SnippetMissingError``
 naming only the missing path, from inside the generator, so the build ended in a traceback
@@ -13,12 +16,17 @@ pymdownx.snippets' own: its regular expressions and its preprocessor's
 ``parse_snippet_target`` and ``get_snippet_path``; only the line numbers are ours. The
 programs a page shows hold no include line (:mod:`verified_docs.scenario.sections` refuses
 one), so what is walked is what an author wrote by hand.
+
+:func:`expanded` then replaces a rendered page's include lines by what they include, with
+pymdownx.snippets' own preprocessor, so that the generator reads a page without them.
 """
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Mapping
 
 from verified_docs.errors import Location, Problem
 
@@ -53,6 +61,9 @@ def _walk(
     for number, line in enumerate(lines, start=first_line):
         if not block and "8<-" not in line:
             continue
+        if not chain and _dropped(pre, line):
+            problems.append(_dropped_problem(path, number))
+            continue
         named = _named(pre, line, block)
         if named is None:
             continue
@@ -78,6 +89,25 @@ def _walk(
     return problems
 
 
+def _dropped(pre, line: str) -> bool:
+    """Whether pymdownx.snippets drops ``line`` of a page: it holds a section marker not
+    escaped with ``;`` (the extension looks only at the line's first marker)."""
+    m = pre.RE_SNIPPET_SECTION.match(line)
+    return m is not None and not m.group("escape")
+
+
+def _dropped_problem(page: Path, number: int) -> Problem:
+    return Problem(
+        Location(page, number),
+        "pymdownx.snippets drops this line from the page: it reads the --8<-- [start:...] or [end:...] "
+        "in it as a section marker",
+        (
+            "to show the marker, write it as ;--8<-- (the extension removes the ';'); it looks at a line's "
+            "first marker only, so give each marker a line of its own",
+        ),
+    )
+
+
 def _named(pre, line: str, block: bool) -> str | None:
     """What ``line`` includes: the path it names, "" for a block marker (``--8<--`` alone), or
     None for a line that includes nothing (escaped, commented out with ``;``, empty, or an
@@ -94,3 +124,39 @@ def _named(pre, line: str, block: bool) -> str | None:
     else:
         return None
     return named if named and not named.startswith(";") else None
+
+
+@lru_cache(maxsize=8)
+def _expander(options_json: str):
+    import markdown
+
+    options = json.loads(options_json)
+    md = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
+    return md.preprocessors["snippet"]
+
+
+def snippets_pass(markdown: str, options: Mapping[str, Any]) -> str:
+    """``markdown`` as the generator's Markdown reads it once pymdownx.snippets' preprocessor,
+    configured with ``options`` (its entry in the generated configuration: ``base_path``
+    absolute), is done with it: include lines replaced by what they include, section markers
+    dropped, one ``;`` taken from an escaped marker. That preprocessor runs first of all in
+    the generator's Markdown (priority 32), on the text split at ``\\n``. Raises
+    pymdownx.snippets' ``SnippetMissingError`` for a missing file (:func:`include_problems`
+    reports it first, at its line)."""
+    if "8<-" not in markdown:
+        return markdown
+    pre = _expander(json.dumps(dict(options), sort_keys=True))
+    return "\n".join(pre.run(markdown.split("\n")))
+
+
+def expanded(markdown: str, options: Mapping[str, Any]) -> str:
+    """``markdown`` (a rendered page) after :func:`snippets_pass`, for the generator to read:
+    its own snippets pass then finds nothing to do, so it builds the same page. Returns
+    ``markdown`` itself when the result still holds a snippets marker (an escaped one, which a
+    second pass would read again), leaving that page to the generator's pass.
+
+    Why: Zensical renders a page that holds an include line again on every build, whatever
+    its cache holds (zensical/zensical#526, fixed by always rebuilding such pages in #530):
+    the 25 pages that show programs cost about 1.5 s of each 2.7 s ``zensical build`` here."""
+    out = snippets_pass(markdown, options)
+    return markdown if "8<-" in out else out

@@ -4,14 +4,17 @@ Markdown in which every directive and claim is already rendered, for any site ge
 What a generator then reads (``build/rendered/``, see :func:`render_tree`):
 
 - ``docs/``: each page of ``docs/`` with its claims turned into links and its directives into
-  tabs, code blocks, evidence boxes, diagrams and tables (:class:`Renderer`); every other file
+  tabs, code blocks, evidence boxes, diagrams and tables (:class:`Renderer`), then its
+  pymdownx.snippets include lines (the programs and golden outputs it shows) replaced by the
+  files' bytes, by that extension itself (:func:`~verified_docs.render.includes.expanded`;
+  Zensical's cache answers only pages without one); every other file
   of ``docs/`` as it is; each verified program and support file under ``verified-src/`` (only
   those the ledger vouches for, byte for byte); the pinned Mermaid script and its licence
   (:mod:`verified_docs.render.vendor`);
 - ``mkdocs.yml``: ``mkdocs.yml`` with ``docs_dir`` and ``site_dir`` pointing there, no
   ``hooks``, ``edit_uri`` resolved (:mod:`verified_docs.render.edit_link`) and pymdownx.snippets' ``base_path``
-  absolute at the project root (the rendered pages include programs and golden outputs with
-  snippets lines, so the page holds exactly the file's bytes). MkDocs and Zensical both read it.
+  absolute at the project root (for a page whose include lines are left to the generator, and
+  for ``mkdocs build`` through the hook). MkDocs and Zensical both read it.
 
 The MkDocs hook (:mod:`verified_docs.site.mkdocs_hook`, for ``mkdocs serve`` and ``mkdocs build`` straight from ``mkdocs.yml``) is a thin
 adapter over the same :class:`Renderer`: there is one code path for rendering. Nothing here
@@ -48,7 +51,7 @@ from verified_docs.render.directive import Directive, find_directives, pages_by_
 from verified_docs.render.edit_link import THEME_DIR, resolve_edit_uri, set_repository
 from verified_docs.render.evidence import render_evidence
 from verified_docs.render.factual import PageReport, api_names, check_page, load_pending, page_problems
-from verified_docs.render.includes import include_problems
+from verified_docs.render.includes import expanded, include_problems
 from verified_docs.render.install import render_install
 from verified_docs.render.matrix_table import render_matrix
 from verified_docs.render.resolve import resolve
@@ -136,6 +139,19 @@ def snippet_bases(config: Any, root: Path) -> list[str]:
         if hasattr(ext, "get") and SNIPPETS in ext:
             return snippet_base_paths(ext[SNIPPETS], root)
     return snippet_base_paths(None, root)
+
+
+def snippet_options(config: Any, root: Path) -> dict[str, Any] | None:
+    """pymdownx.snippets' options as the generated configuration gives them
+    (:func:`generated_config`: ``base_path`` absolute at ``root``), None when ``config``
+    (``mkdocs.yml``, read) does not use the extension."""
+    for ext in config.get("markdown_extensions") or ():
+        if ext == SNIPPETS:
+            return {"base_path": snippet_base_paths(None, root)}
+        if hasattr(ext, "get") and SNIPPETS in ext:
+            options = dict(ext[SNIPPETS] or {})
+            return {**options, "base_path": snippet_base_paths(options, root)}
+    return None
 
 
 def snippet_base_paths(options: Any, root: Path) -> list[str]:
@@ -407,11 +423,17 @@ def generated_config(config: Any, root: Path, docs_dir: Path, site_dir: Path, co
 
 
 def _rendered_docs(
-    renderer: Renderer, docs: Path, out_docs: Path, only: frozenset[str] | None = None
+    renderer: Renderer,
+    docs: Path,
+    out_docs: Path,
+    only: frozenset[str] | None = None,
+    snippets: dict[str, Any] | None = None,
 ) -> tuple[dict[Path, bytes | Path], list[str], list[str]]:
     """What ``out_docs`` must hold (path -> its bytes, or the file to copy them from): every
     page of ``docs`` rendered (only those in ``only``, when given, that ``out_docs`` already
-    holds: the others keep their rendered file), every other file of it, and the files the
+    holds: the others keep their rendered file), its include lines expanded with the
+    pymdownx.snippets options ``snippets`` (:func:`~verified_docs.render.includes.expanded`;
+    None: left to the generator), every other file of it, and the files the
     site publishes; the pages (posix, below ``docs``), and those rendered this time. Raises
     :class:`SourceError` with every problem of every page rendered, each once: first those of
     the scan of all pages (:func:`~verified_docs.render.claim_context.scan_site`), alone,
@@ -438,6 +460,8 @@ def _rendered_docs(
         except SourceError as e:
             problems += e.problems
             continue
+        if snippets is not None:
+            text = expanded(text, snippets)
         wanted[out_docs / rel] = text.encode("utf-8")
         pages.append(rel)
     if problems:
@@ -514,7 +538,7 @@ def render_tree(
         root, ledger_path, docs, nav_titles(config, docs), sentences, snippet_bases(config, root), scenarios
     )
     try:
-        wanted, pages, rendered = _rendered_docs(renderer, docs, out_docs, only)
+        wanted, pages, rendered = _rendered_docs(renderer, docs, out_docs, only, snippet_options(config, root))
     finally:
         if renderer.sentences is not None:
             renderer.sentences.save()

@@ -215,13 +215,16 @@ class _Twin:
 
     def _content(self, body: list[tuple[int, str]], indent: str) -> str:
         """A fence's text: the file an include line names, as pymdownx.snippets includes it
-        whole, or the lines as written, less the fence's indent."""
+        whole, or the lines as written, less the fence's indent, without the empty lines that
+        end it (the HTML's code block shows none; the render stage's expansion of an include
+        leaves one after the file's last line, :func:`~verified_docs.render.includes.expanded`)."""
         written = [text for _, text in body if text.strip()]
         include = _INCLUDE.match(written[0]) if len(written) == 1 else None
         if include:
             number = next(n for n, text in body if text.strip())
             return program_view(self._included(include.group("dq") or include.group("sq"), number)).text
-        return "\n".join(text[len(indent) :] if text.startswith(indent) else text.lstrip() for _, text in body)
+        lines = [text[len(indent) :] if text.startswith(indent) else text.lstrip() for _, text in body]
+        return "\n".join(lines).rstrip("\n")
 
     def _included(self, name: str, number: int) -> Path:
         for base in self.bases:
@@ -370,6 +373,16 @@ def _with_note(body: str, note: str) -> str:
     return note + "\n" + body
 
 
+def snippet_options(config: dict) -> dict | None:
+    """pymdownx.snippets' options in a generated configuration, None when it does not use it."""
+    for ext in config.get("markdown_extensions") or ():
+        if ext == "pymdownx.snippets":
+            return {}
+        if hasattr(ext, "get") and "pymdownx.snippets" in ext:
+            return dict(ext["pymdownx.snippets"] or {})
+    return None
+
+
 def snippet_bases(config: dict) -> tuple[Path, ...]:
     """pymdownx.snippets' ``base_path`` folders in a generated configuration (absolute there:
     :func:`~verified_docs.render.pages.generated_config`)."""
@@ -383,14 +396,21 @@ def snippet_bases(config: dict) -> tuple[Path, ...]:
 def write_twins(docs_dir: Path, site_dir: Path, pages: tuple[str, ...], config: dict) -> Iterator[Twin]:
     """Write the twin of every page in ``pages`` (posix, below the rendered ``docs_dir``) into
     ``site_dir``, and yield each. ``config`` is the generated ``mkdocs.yml``, read for the site's
-    name, its snippet folders and ``use_directory_urls``. Raises :class:`SourceError` as
-    :func:`twin_of` does."""
+    name, its snippet folders and ``use_directory_urls``. Each page is read as the
+    generator's Markdown reads it after pymdownx.snippets
+    (:func:`~verified_docs.render.includes.snippets_pass`: the render stage leaves a page's
+    include lines to the generator when it shows an escaped marker, and the twin shows the
+    marker as the HTML does). Raises :class:`SourceError` as :func:`twin_of` does."""
+    from verified_docs.render.includes import snippets_pass
+
     bases = snippet_bases(config)
+    options = snippet_options(config)
     directory_urls = bool(config.get("use_directory_urls", True))
     for src_uri in pages:
         page = Path(docs_dir) / src_uri
+        text = page.read_text(encoding="utf-8")
         twin = twin_of(
-            page.read_text(encoding="utf-8"),
+            text if options is None else snippets_pass(text, options),
             src_uri,
             file=page,
             bases=bases,
