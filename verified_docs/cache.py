@@ -19,14 +19,14 @@ import json
 import pickle
 import platform
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 from verified_docs.files import write_atomic
 from verified_docs.run.line_coverage import FileLines
 from verified_docs.scenario.digest import content_digest, digest_files, files_under
-from verified_docs.scenario.load import load_scenario, remember
+from verified_docs.scenario.load import load_scenario, loaded_unchanged, remember
 from verified_docs.scenario.records import Scenario
 from verified_docs.verify.scenarios import verify_all
 from verified_docs.verify.timeline import Message
@@ -82,6 +82,9 @@ class ResultCache:
 
     folder: Path
     context: str
+    # Entries read in this process, by key: a key names one content, and the author loop asks
+    # for every scenario's entry on every save.
+    _read: dict[str, dict] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def open(cls, folder: Path) -> "ResultCache":
@@ -99,7 +102,9 @@ class ResultCache:
         """The verdicts stored under ``key`` (see :meth:`key`), or ``None`` (a miss, or a damaged entry)."""
         path = self.folder / f"{key}.json"
         try:
-            entry = json.loads(path.read_text(encoding="utf-8"))
+            entry = self._read.get(key)
+            if entry is None:
+                entry = self._read[key] = json.loads(path.read_text(encoding="utf-8"))
             for dep, digest in entry.get("imports", {}).items():
                 if hashlib.sha256(Path(dep).read_bytes()).hexdigest() != digest:
                     return None  # a module it imported from outside its folder changed
@@ -154,7 +159,9 @@ class ResultCache:
                 for v in verdicts
             ],
         }
-        write_atomic(self.folder / f"{key}.json", json.dumps(entry, indent=1) + "\n")
+        text = json.dumps(entry, indent=1) + "\n"
+        write_atomic(self.folder / f"{key}.json", text)
+        self._read[key] = json.loads(text)  # as get() would read it back
         return True
 
 
@@ -205,8 +212,13 @@ class ParsedScenarios:
         return cls(Path(folder), machinery_digest() + sys.version)
 
     def load(self, scenario_folder: Path, root: Path, prefix: str) -> Scenario:
-        """:func:`~verified_docs.scenario.load.load_scenario`, answered from disk when this exact
-        folder content was parsed before; raises what it raises."""
+        """:func:`~verified_docs.scenario.load.load_scenario`, answered from this process's
+        memory while the folder's files are unchanged (the author loop discovers every scenario
+        on every save), else from disk when this exact folder content was parsed before;
+        raises what it raises."""
+        known = loaded_unchanged(scenario_folder, root, prefix)
+        if known is not None:
+            return known
         scenario_folder = Path(scenario_folder).resolve()
         h = hashlib.sha256(f"{self.context}\0{scenario_folder}\0{Path(root).resolve()}\0{prefix}".encode())
         digest_files(files_under(scenario_folder), scenario_folder, h)

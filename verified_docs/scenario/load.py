@@ -28,6 +28,15 @@ def _folder_state(folder: Path) -> tuple:
     )
 
 
+def loaded_unchanged(folder: Path, root: Path, prefix: str = "") -> Scenario | None:
+    """The scenario this process loaded from ``folder`` (as :func:`load_scenario` names it)
+    while its files are as they were then (same names, sizes and modification times), else
+    None."""
+    folder = Path(folder).resolve()
+    cached = _LOADED.get((folder, Path(root).resolve(), prefix))
+    return cached[1] if cached is not None and cached[0] == _folder_state(folder) else None
+
+
 def load_scenario(folder: Path, root: Path, prefix: str = "") -> Scenario:
     """Read ``folder/scenario.yaml``; the scenario is named ``prefix`` + its path below ``root``.
 

@@ -3,8 +3,9 @@
 needs a hook, since every directive and claim is already rendered.
 
 MkDocs runs in this process (a no-op rebuild should cost about a bare ``mkdocs build``, and an
-extra interpreter start-up adds to it). Zensical runs as ``python -m zensical build --strict``
-in a process of its own (its version is pinned once, in pyproject.toml's ``zensical`` extra);
+extra interpreter start-up adds to it). Zensical runs ``zensical.build`` strictly, as
+``zensical build --strict`` does, in a process of its own that the author loop keeps between
+saves (:class:`ZensicalWorker`; its version is pinned once, in pyproject.toml's ``zensical`` extra);
 it needs ``docs_dir`` and ``site_dir`` inside the folder of its configuration file, given as
 relative paths (0.0.73 panics on absolute ones), which the generated configuration does.
 """
@@ -27,18 +28,24 @@ class GeneratorFailed(VerifiedDocsError):
     """The generator stopped or warned under ``--strict``; the message says which and why."""
 
 
-def build(generator: str, config: Path, site_dir: Path, *, strict: bool = True) -> None:
+def build(
+    generator: str, config: Path, site_dir: Path, *, strict: bool = True, zensical: "ZensicalWorker | None" = None
+) -> None:
     """Build ``config`` (a generated ``mkdocs.yml``, :func:`~verified_docs.render.pages.render_tree`) into
     ``site_dir`` (removed first; the folder the configuration names, which Zensical requires
     inside the configuration's folder) with ``generator``, one of :data:`GENERATORS`. Raises
     :class:`GeneratorFailed` on a warning (strict) or an error, :class:`ValueError` for an
     unknown generator. ``strict=False`` (with ``strict: false`` in the file, which Zensical
     also reads) only lets a test show that the guard alone catches a site built from
-    unrendered pages; the build never uses it."""
+    unrendered pages; the build never uses it. ``zensical``: the kept Zensical to build with
+    (the author loop's), else one started for this build."""
     if generator not in GENERATORS:
         raise ValueError(f"unknown generator {generator!r}; known: {', '.join(GENERATORS)}")
     shutil.rmtree(site_dir, ignore_errors=True)
-    (_mkdocs if generator == "mkdocs" else _zensical)(Path(config), Path(site_dir), strict)
+    if generator == "mkdocs":
+        _mkdocs(Path(config), Path(site_dir), strict)
+    else:
+        _zensical(Path(config), Path(site_dir), strict, zensical)
     if not Path(site_dir).is_dir():
         raise GeneratorFailed(f"{generator} reported success but wrote no site into {site_dir}")
 
@@ -73,27 +80,98 @@ def _mkdocs(config: Path, site_dir: Path, strict: bool) -> None:
         log.removeHandler(handler)
 
 
-def _zensical(config: Path, site_dir: Path, strict: bool) -> None:  # noqa: ARG001 (the configuration names it)
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "zensical", "build", *(["--strict"] if strict else []), "-f", str(config)],
-            cwd=config.parent,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-    except subprocess.TimeoutExpired:
-        raise GeneratorFailed("zensical build --strict did not finish in 600 s") from None
-    output = (done.stdout + done.stderr).strip()
-    if output:
-        print(output, file=sys.stderr)
-    if done.returncode != 0:
-        if "No module named zensical" in output:
-            raise GeneratorFailed(
-                "zensical is not installed in this environment: pip install -e '.[zensical]' "
-                "(nox -s docs -- --generator zensical installs it)"
+class ZensicalWorker:
+    """Zensical in a process of its own that stays between builds
+    (:mod:`~verified_docs.site.zensical_worker`), started on the first :meth:`build`. One per
+    serve session; ``nox -s docs`` uses one for its one build. Not thread-safe."""
+
+    def __init__(self, timeout_s: float = 600.0) -> None:
+        self.timeout_s = timeout_s
+        self._proc: subprocess.Popen | None = None
+
+    def build(self, config: Path, strict: bool = True) -> None:
+        """Build ``config`` into the ``site_dir`` it names. Prints what Zensical printed to
+        stderr; raises :class:`GeneratorFailed` when it failed, warned under ``strict``, did not
+        answer within ``timeout_s``, or its process ended (it starts again on the next call)."""
+        import json
+        import selectors
+        import tempfile
+
+        proc = self._started()
+        with tempfile.NamedTemporaryFile(prefix="zensical-", suffix=".log") as out:
+            request = {"config": str(config), "strict": strict, "output": out.name}
+            assert proc.stdin is not None and proc.stdout is not None
+            try:
+                proc.stdin.write(json.dumps(request) + "\n")
+                proc.stdin.flush()
+                with selectors.DefaultSelector() as sel:
+                    sel.register(proc.stdout, selectors.EVENT_READ)
+                    answer = proc.stdout.readline() if sel.select(self.timeout_s) else None
+            except BrokenPipeError:
+                answer = ""
+            printed = Path(out.name).read_text(encoding="utf-8", errors="replace").strip()
+        if printed:
+            print(printed, file=sys.stderr)
+        if answer is None:
+            self.close()
+            raise GeneratorFailed(f"zensical build --strict did not finish in {self.timeout_s:.0f} s")
+        if not answer:
+            code = proc.wait()
+            self._proc = None
+            if code == 3:
+                raise GeneratorFailed(
+                    "zensical is not installed in this environment: pip install -e '.[zensical]' "
+                    "(nox -s docs -- --generator zensical installs it)"
+                )
+            raise GeneratorFailed(f"zensical build --strict failed: its process ended (exit {code})")
+        result = json.loads(answer)
+        if not result["ok"]:
+            raise GeneratorFailed(f"zensical build --strict failed: {result['error']}")
+
+    def _started(self) -> subprocess.Popen:
+        if self._proc is None or self._proc.poll() is not None:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-c", _WORKER_START], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
             )
-        raise GeneratorFailed(f"zensical build --strict failed (exit {done.returncode})")
+        return self._proc
+
+    def close(self) -> None:
+        """Stop the process (it ends when its input closes; killed after 10 s)."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()
+            proc.wait(10)
+        except (subprocess.TimeoutExpired, BrokenPipeError):
+            proc.kill()
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+    def __enter__(self) -> "ZensicalWorker":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# Exit 3 when Zensical is not installed, before reading any request (its import is what fails).
+_WORKER_START = (
+    "import sys\n"
+    "try:\n    import zensical  # noqa: F401\n"
+    "except ImportError as e:\n    print(e, file=sys.stderr); sys.exit(3)\n"
+    "from verified_docs.site.zensical_worker import main\nsys.exit(main())\n"
+)
+
+
+def _zensical(config: Path, site_dir: Path, strict: bool, worker: ZensicalWorker | None = None) -> None:  # noqa: ARG001 (the configuration names it)
+    if worker is not None:
+        worker.build(config, strict)
+        return
+    with ZensicalWorker() as one:
+        one.build(config, strict)
 
 
 def main(argv: list[str] | None = None) -> int:
