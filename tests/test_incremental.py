@@ -161,3 +161,36 @@ def test_llms_full_parsed_in_parts_gives_the_blocks_of_a_whole_parse(case: str, 
         text = (site.site / "llms-full.txt").read_text(encoding="utf-8")
         assert len(part_starts(text.split("\n"))) > 10, "a part per twin"
     assert code_blocks_in_parts(text) == _code(_tokens(text))
+
+
+def test_under_zensical_a_pages_code_links_are_put_back_only_while_what_they_follow_from_holds(tmp_path: Path) -> None:
+    """Zensical writes every page on every save; the loop puts a page's linked HTML back while
+    its digest, the HTML Zensical wrote and the pages holding API entries are unchanged, and
+    leaves the page to the linker otherwise."""
+    from types import SimpleNamespace
+
+    site = tmp_path / "site"
+    (site / "a").mkdir(parents=True)
+    (site / "api").mkdir()
+    tree = SimpleNamespace(site_dir=site)
+    loop = IncrementalSite(tmp_path, "zensical")
+    page, api, missing = site / "a" / "index.html", site / "api" / "index.html", site / "404.html"
+
+    def save(digests: dict[str, str], generated: dict[Path, str]) -> set[Path]:
+        for path, text in generated.items():
+            path.write_text(text, encoding="utf-8")  # what Zensical wrote
+        left = loop._kept_links(tree, digests)
+        for path in left:  # the linker's work
+            path.write_text(path.read_text(encoding="utf-8").replace("Answer", "<a>Answer</a>"), encoding="utf-8")
+        loop._keep_links(tree, digests, left)
+        return left
+
+    digests = {"a.md": "d1", "api.md": "d2"}
+    generated = {page: "Answer", api: '<p data-vd-api="x" id="x">', missing: "none"}
+    assert save(digests, generated) == {page, api, missing}, "the first save links every page"
+    assert save(digests, generated) == {missing}, "nothing changed: a and api put back, 404 has no digest"
+    assert page.read_text(encoding="utf-8") == "<a>Answer</a>"
+    assert save({**digests, "a.md": "d1'"}, generated) == {page, missing}, "a's inputs changed"
+    assert save(digests, {**generated, page: "Answer again"}) == {page, missing}, "Zensical wrote other HTML for a"
+    moved = {**generated, api: '<p data-vd-api="x" id="y">'}
+    assert save(digests, moved) == {page, api, missing}, "the API entries moved: every page is linked again"

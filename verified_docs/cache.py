@@ -82,9 +82,9 @@ class ResultCache:
 
     folder: Path
     context: str
-    # Entries read in this process, by key: a key names one content, and the author loop asks
-    # for every scenario's entry on every save.
-    _read: dict[str, dict] = field(default_factory=dict, compare=False, repr=False)
+    # Entries read in this process, by key, with the file's size and modification time then:
+    # the author loop asks for every scenario's entry on every save (a rewritten file is read again).
+    _read: dict[str, tuple[tuple[int, int], dict]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def open(cls, folder: Path) -> "ResultCache":
@@ -102,9 +102,13 @@ class ResultCache:
         """The verdicts stored under ``key`` (see :meth:`key`), or ``None`` (a miss, or a damaged entry)."""
         path = self.folder / f"{key}.json"
         try:
-            entry = self._read.get(key)
-            if entry is None:
-                entry = self._read[key] = json.loads(path.read_text(encoding="utf-8"))
+            st = path.stat()
+            seen = self._read.get(key)
+            if seen is not None and seen[0] == (st.st_mtime_ns, st.st_size):
+                entry = seen[1]
+            else:
+                entry = json.loads(path.read_text(encoding="utf-8"))
+                self._read[key] = ((st.st_mtime_ns, st.st_size), entry)
             for dep, digest in entry.get("imports", {}).items():
                 if hashlib.sha256(Path(dep).read_bytes()).hexdigest() != digest:
                     return None  # a module it imported from outside its folder changed
@@ -159,9 +163,7 @@ class ResultCache:
                 for v in verdicts
             ],
         }
-        text = json.dumps(entry, indent=1) + "\n"
-        write_atomic(self.folder / f"{key}.json", text)
-        self._read[key] = json.loads(text)  # as get() would read it back
+        write_atomic(self.folder / f"{key}.json", json.dumps(entry, indent=1) + "\n")
         return True
 
 
