@@ -12,6 +12,7 @@ import json
 import os
 import platform
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -173,7 +174,12 @@ def _names(verdicts: list[RunVerdict], path: Path) -> dict[str, str]:
 
 
 def _relative(path: Path, root: Path) -> str:
-    return path.resolve().relative_to(root.resolve()).as_posix()
+    return path.resolve().relative_to(_resolved(root)).as_posix()
+
+
+@lru_cache(maxsize=8)
+def _resolved(root: Path) -> Path:
+    return Path(root).resolve()
 
 
 def _run_entry(v: RunVerdict, root: Path) -> dict[str, Any]:
@@ -194,11 +200,13 @@ def _program_entries(verdicts: list[RunVerdict], root: Path) -> dict[str, dict[s
     """Entry per program (by path relative to ``root``), its runs in it; it passes only when
     every one of its runs passed."""
     programs: dict[str, dict[str, Any]] = {}
+    paths: dict[str, Path] = {}
     for v in verdicts:
         path = v.program.path
-        entry = programs.setdefault(
-            _relative(path, root),
-            {
+        rel = _relative(path, root)
+        if rel not in programs:  # a program several runs execute: read its files once
+            paths[rel] = path
+            programs[rel] = {
                 "scenario": v.scenario.name,
                 "language": v.language,
                 "passed": True,
@@ -208,12 +216,13 @@ def _program_entries(verdicts: list[RunVerdict], root: Path) -> dict[str, dict[s
                 "scenario_sha256": sha256_file(v.scenario.folder / "scenario.yaml"),
                 "sections": {},
                 "runs": {},
-            },
-        )
+            }
+        entry = programs[rel]
         entry["runs"][v.run.name] = _run_entry(v, root)
         entry["names"] = {**entry.get("names", {}), **_names([v], path)}
         entry["passed"] = entry["passed"] and v.passed
-        entry["sections"] = _fingerprints(path) if entry["passed"] else {}
+    for rel, entry in programs.items():
+        entry["sections"] = _fingerprints(paths[rel]) if entry["passed"] else {}
     return programs
 
 

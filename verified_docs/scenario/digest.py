@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from verified_docs.scenario.records import Scenario
 
@@ -31,10 +33,41 @@ def digest_files(paths: list[Path], base: Path, h: "hashlib._Hash") -> None:
         h.update(hashlib.sha256(path.read_bytes()).digest())
 
 
+# Digests taken inside digests_kept(), by scenario folder and support files; None outside it.
+_KEPT: dict[tuple[Path, tuple[Path, ...]], str] | None = None
+
+
+@contextmanager
+def digests_kept() -> Iterator[None]:
+    """Inside the block, :func:`content_digest` reads each scenario's files once. The author
+    loop's cycle asks for every scenario's digest three times (its result cache key, its page
+    digests, the release matrix's rows); a file saved during the cycle starts the next one,
+    which reads it again. Nested blocks share the outer one's digests."""
+    global _KEPT
+    if _KEPT is not None:
+        yield
+        return
+    _KEPT = {}
+    try:
+        yield
+    finally:
+        _KEPT = None
+
+
 def content_digest(scenario: Scenario) -> str:
     """Hex SHA-256 of every file in the scenario's folder (programs, golden outputs, the
-    scenario file, data) and of its support files outside it. Raises ``OSError`` when a file
-    cannot be read."""
+    scenario file, data) and of its support files outside it (once per
+    :func:`digests_kept` block). Raises ``OSError`` when a file cannot be read."""
+    key = (scenario.folder, tuple(s.path for s in scenario.support))
+    if _KEPT is not None and key in _KEPT:
+        return _KEPT[key]
+    digest = _content_digest(scenario)
+    if _KEPT is not None:
+        _KEPT[key] = digest
+    return digest
+
+
+def _content_digest(scenario: Scenario) -> str:
     h = hashlib.sha256()
     folder = scenario.folder
     outside = sorted({s.path.resolve() for s in scenario.support if folder.resolve() not in s.path.resolve().parents})

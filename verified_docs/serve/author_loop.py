@@ -39,6 +39,7 @@ from verified_docs import build as pipeline
 from verified_docs import cache as cache_mod
 from verified_docs.errors import SourceError, StageFailed, display_path
 from verified_docs.run.languages import LANGUAGES
+from verified_docs.scenario.digest import digests_kept
 from verified_docs.scenario.load import discover_project
 from verified_docs.serve.incremental import IncrementalSite
 from verified_docs.serve.preview import LoopState, Outcome, make_server, now, url_of
@@ -114,7 +115,7 @@ class AuthorLoop:
         verify_s = render_s = render_cpu_s = 0.0
         ran: dict[str, float] = {}
         built = None
-        with _captured_stderr() as printed:
+        with _captured_stderr() as printed, digests_kept():
             try:
                 try:
                     verified = self.verify()

@@ -123,6 +123,27 @@ def code_blocks_in_parts(text: str) -> list[tuple[int, str]]:
     return out
 
 
+@lru_cache(maxsize=128)
+def _twin_facts(text: str) -> tuple[tuple[tuple[int, str], ...], tuple[str, ...], tuple[tuple[int, str], ...]]:
+    """What the checks read of a twin's text: its code blocks (line, text), their fingerprints,
+    and the render stage's markup left in it. Memoised by the text, as the parse is: the author
+    loop guards every twin on every save."""
+    tokens = _tokens(text)
+    blocks = tuple(_code(tokens))
+    return blocks, tuple(fingerprint(code) for _, code in blocks), tuple(_markup_left(tokens))
+
+
+@lru_cache(maxsize=256)
+def _page_fingerprints(html_text: str) -> tuple[str, ...]:
+    return tuple(fingerprint(text) for text in parse_page(html_text).blocks)
+
+
+@lru_cache(maxsize=4)
+def _full_blocks(text: str) -> tuple[tuple[int, str, str], ...]:
+    """:func:`code_blocks_in_parts` of ``llms-full.txt``, each block with its fingerprint."""
+    return tuple((at, code, fingerprint(code)) for at, code in code_blocks_in_parts(text))
+
+
 def twin_file(html_page: Path) -> Path:
     """The twin beside a built HTML page: its path plus ``.md``."""
     return html_page.with_name(html_page.name + TWIN_SUFFIX)
@@ -133,11 +154,9 @@ def _twin_problems(
 ) -> tuple[list[Problem], list[str]]:
     """The problems of one twin, and the fingerprints of its code blocks, in order."""
     rel = twin.relative_to(site).as_posix()
-    tokens = _tokens(twin.read_text(encoding="utf-8"))
+    blocks, ours, markup = _twin_facts(twin.read_text(encoding="utf-8"))
     problems = []
-    blocks = _code(tokens)
-    for index, (line, text) in enumerate(blocks, start=1):
-        fp = fingerprint(text)
+    for index, ((line, text), fp) in enumerate(zip(blocks, ours, strict=True), start=1):
         if fp in allowed:
             continue
         why = (
@@ -147,8 +166,7 @@ def _twin_problems(
         )
         first = tuple(f"| {x}" for x in text.strip("\n").splitlines()[:3])
         problems.append(Problem(Location(twin, line), f"code block #{index} of the twin {rel}: {why}", first))
-    ours = [fingerprint(text) for _, text in blocks]
-    pages = [fingerprint(text) for text in parse_page(page.read_text(encoding="utf-8")).blocks]
+    pages = _page_fingerprints(page.read_text(encoding="utf-8"))
     if ours != pages:
         at = next((i for i, (a, b) in enumerate(zip(ours, pages, strict=False)) if a != b), min(len(ours), len(pages)))
         problems.append(
@@ -159,16 +177,16 @@ def _twin_problems(
                 "whole and its outputs, in the page's order)",
             )
         )
-    for line, markup in _markup_left(tokens):
+    for line, left in markup:
         problems.append(
             Problem(
                 Location(twin, line),
                 f"the twin {rel} holds the render stage's markup (a directive or claim comment left "
                 "unrendered, or a marker the twin writer did not remove)",
-                (markup,),
+                (left,),
             )
         )
-    return problems, ours
+    return problems, list(ours)
 
 
 def twin_problems(site: Path, docs: Path, verified: set[str], executed: set[tuple[str, int]]) -> list[Problem]:
@@ -226,13 +244,13 @@ def _index_problems(site: Path, twins: dict[Path, list[str]], allowed: set[str])
                 )
             )
     expected = [fp for twin in listed for fp in twins.get(twin, ())]
-    blocks = code_blocks_in_parts(full.read_text(encoding="utf-8"))
-    unverified = [(at, code) for at, code in blocks if fingerprint(code) not in allowed]
+    blocks = _full_blocks(full.read_text(encoding="utf-8"))
+    unverified = [(at, code) for at, code, fp in blocks if fp not in allowed]
     for at, code in unverified[:1]:
         problems.append(
             Problem(Location(full, at), f"a code block of {LLMS_FULL} did not run in this build", (code[:200],))
         )
-    if [fingerprint(text) for _, text in blocks] != expected:
+    if [fp for _, _, fp in blocks] != expected:
         problems.append(
             Problem(
                 Location(full),
