@@ -5,7 +5,11 @@ Two kinds of figure, chosen by the question (:mod:`verified_docs.tools.cputime`)
 
 - **CPU time** (user + system seconds of the process tree, from ``os.wait4`` and
   ``getrusage``) where the question is what a check costs. Load beside the bench makes a process
-  wait for a core; it does not add to the CPU its work takes. So these ratios hold on a busy
+  wait for a core; it does not add to the CPU its work takes. A shared host does run the cores
+  faster or slower over minutes, though (two quiet runs here gave one pass 13.8 and 11.0 CPU
+  seconds), so every CPU figure is taken in rounds (:class:`Round`: today's passes, the
+  chapter base's, a cold build and a bare build, back to back), each ratio is computed within
+  a round, and the bench reports the median over rounds. So these ratios hold on a busy
   machine:
 
   - *cold docs / budget*: the CPU of a cold ``nox -s docs`` (result caches emptied) against
@@ -48,11 +52,10 @@ Two kinds of figure, chosen by the question (:mod:`verified_docs.tools.cputime`)
   CPU seconds beside them (counts and CPU that no load changes), and that scenario's own verify
   time.
 
-``nox -s bench`` takes each CPU figure 3 times (medians, min and max) and 3 pairs of each
+``nox -s bench`` takes 3 rounds of the CPU figures (medians, min and max) and 3 pairs of each
 paired one. ``nox -s bench -- --quick`` (:data:`QUICK`) gives every ratio for about 233 CPU
 seconds (measured 2026-12-02), so about 2 to 4 minutes on this 2-core machine when nobody else
-uses it (it took 15 minutes at a load average of 11 to 35 from other jobs): each CPU figure once (a CPU figure moves
-a few percent between runs, not with the load), 2 pairs of each paired figure (1 for the author
+uses it (it took 15 minutes at a load average of 11 to 35 from other jobs): one round of the CPU figures, 2 pairs of each paired figure (1 for the author
 loop), the overhead pass over every 4th scenario (by name: an even spread of short and long
 ones; the overhead is a mean per run), line coverage and the reply pass measured against the
 pass without any check (so the variants' small share counts with them: the ratio can only come
@@ -397,41 +400,82 @@ def _paired_ratio(name: str, a: list[float], b: list[float], ratios: list[float]
     return Ratio(name, "paired", statistics.median(ratios), limit, statistics.median(a), statistics.median(b))
 
 
-def _today_passes(
-    root: Path, scenarios: list[Scenario], plan: Plan, estimates: dict[str, float]
-) -> tuple[dict[str, list[cputime.Meter]], Verified]:
-    """``plan.repeats`` CPU passes of each of :data:`PASS_KINDS` over today's scenarios (not
-    "plain" unless ``plan.plain``), printed, and the last full pass's result (its ledger feeds
-    the bare build)."""
-    got: dict[str, list[cputime.Meter]] = {k: [] for k in PASS_KINDS if plan.plain or k != "plain"}
+@dataclass(frozen=True)
+class Round:
+    """One round of the CPU figures, taken back to back: every verify pass of today's scenarios
+    (``today``, by :data:`PASS_KINDS`), both of :data:`CHAPTER_BASE`'s (``base``), a cold
+    ``nox -s docs`` and a bare ``mkdocs build``. Each CPU ratio is computed within a round and
+    the bench reports the median over rounds: a shared host runs this machine's cores faster or
+    slower over minutes (two quiet runs gave the own-work pass 13.8 and 11.0 CPU seconds), and
+    both sides of a ratio taken within a minute or two move together."""
+
+    today: dict[str, cputime.Meter]
+    base: dict[str, cputime.Meter]
+    docs_cold: cputime.Usage
+    bare: cputime.Usage
+
+    def budget(self) -> float:
+        return cpu_budget(self.bare.cpu_s, self.today["own"].children_cpu_s)
+
+    def ratios(self) -> dict[str, tuple[float, float, float]]:
+        """Each CPU ratio of this round: name -> (value, numerator, denominator)."""
+        checks, without = self.today["checks"].cpu_s, self.today.get("plain", self.today["own"]).cpu_s
+        extra, rest = coverage_and_replies_share(checks, without, self.docs_cold.cpu_s)
+        grown = checks - self.base["checks"].cpu_s
+        added = self.today["own"].children_cpu_s - self.base["own"].children_cpu_s
+        return {
+            "budget": (self.docs_cold.cpu_s / self.budget(), self.docs_cold.cpu_s, self.budget()),
+            "share": (extra / rest, extra, rest),
+            "chapter": (grown / added if added > 0 else float("inf"), grown, added),
+            "chapter limit": (self.base["checks"].cpu_s / self.base["own"].children_cpu_s, 0.0, 0.0),
+        }
+
+
+def _rounds(
+    root: Path, scenarios: list[Scenario], plan: Plan, env: dict[str, str], estimates: dict[str, float]
+) -> tuple[list[Round], Verified]:
+    """``plan.repeats`` :class:`Round` s (the "plain" pass only with ``plan.plain``), printed,
+    and the last full pass's result (its ledger feeds the bare builds)."""
+    kinds = [k for k in PASS_KINDS if plan.plain or k != "plain"]
+    nox = _nox_docs(root)
+    if plan.extras or not (root / ".nox" / "docs").is_dir():
+        cputime.run(nox, root, env)  # once, so the docs session's environment exists; not counted
+    rounds: list[Round] = []
     verified = None
-    for _ in range(plan.repeats):
-        for kind in got:
-            meter, result = cpu_pass(root, scenarios, kind, estimates=estimates)
-            got[kind].append(meter)
-            verified = result if kind == "checks" else verified
+    with tempfile.TemporaryDirectory() as tmp:
+        base_root = Path(tmp) / "base"
+        base_scenarios = scenarios_at(root, CHAPTER_BASE, base_root)
+        for _ in range(plan.repeats):
+            today: dict[str, cputime.Meter] = {}
+            for kind in kinds:
+                today[kind], result = cpu_pass(root, scenarios, kind, estimates=estimates)
+                verified = result if kind == "checks" else verified
+            base = {
+                kind: cpu_pass(base_root, base_scenarios, kind, estimates=estimates, sleep_limit=False)[0]
+                for kind in ("checks", "own")
+            }
+            _empty_caches(root)
+            cold = cputime.run(nox, root, env)
+            assert verified is not None
+            ledger_path = Path(tmp) / "ledger.json"
+            ledger.save(verified.ledger, ledger_path)
+            rounds.append(Round(today, base, cold, _bare_build(root, ledger_path, Path(tmp) / "site", env)))
     assert verified is not None, "repeats must be at least 1"
-    for kind, meters in got.items():
+    for kind in kinds:
+        meters = [r.today[kind] for r in rounds]
         kids = statistics.median(m.children_cpu_s for m in meters)
         print(f"verify all ({kind:<6}) CPU      {_stats([m.cpu_s for m in meters])}  (in child processes: {kids:.2f}s)")
         print(f"verify all ({kind:<6}) wall     {_stats([m.wall_s for m in meters])}")
-    return got, verified
-
-
-def _base_passes(root: Path, repeats: int, estimates: dict[str, float]) -> dict[str, list[cputime.Meter]]:
-    """``repeats`` CPU passes ("checks" and "own") over :data:`CHAPTER_BASE`'s scenarios, printed."""
-    got: dict[str, list[cputime.Meter]] = {"checks": [], "own": []}
-    with tempfile.TemporaryDirectory() as tmp:
-        base = scenarios_at(root, CHAPTER_BASE, Path(tmp))
-        for _ in range(repeats):
-            for kind, meters in got.items():
-                meters.append(cpu_pass(Path(tmp), base, kind, estimates=estimates, sleep_limit=False)[0])
-    for kind, meters in got.items():
+    for kind in ("checks", "own"):
+        meters = [r.base[kind] for r in rounds]
         kids = statistics.median(m.children_cpu_s for m in meters)
         print(
             f"verify {CHAPTER_BASE} ({kind:<6}) CPU {_stats([m.cpu_s for m in meters])}  (in child processes: {kids:.2f}s)"
         )
-    return got
+    print(f"nox -s docs, cold caches, CPU  {_stats([r.docs_cold.cpu_s for r in rounds])}")
+    print(f"nox -s docs, cold caches, wall {_stats([r.docs_cold.wall_s for r in rounds])}")
+    print(f"bare mkdocs build, CPU         {_stats([r.bare.cpu_s for r in rounds])}  (in each round, for the budget)")
+    return rounds, verified
 
 
 def _cold_interpreters(root: Path, scenarios: list[Scenario], repeats: int, estimates: dict[str, float]) -> None:
@@ -444,21 +488,10 @@ def _cold_interpreters(root: Path, scenarios: list[Scenario], repeats: int, esti
     print(f"verify all, cold interpreters CPU {_stats(cold)}")
 
 
-def _docs_figures(
-    root: Path, plan: Plan, env: dict[str, str], verified: Verified
-) -> tuple[list[cputime.Usage], list[cputime.Usage], Ratio]:
-    """Cold ``nox -s docs`` (``plan.repeats`` times, result caches emptied), then no-op ones
-    paired with bare ``mkdocs build`` s reading ``verified``'s ledger; printed. Returns the cold
-    builds, the bare builds and the no-op / bare ratio."""
+def _noop_figures(root: Path, plan: Plan, env: dict[str, str], verified: Verified) -> Ratio:
+    """No-op ``nox -s docs`` paired with bare ``mkdocs build`` s reading ``verified``'s ledger;
+    printed. Returns the no-op / bare ratio."""
     nox = _nox_docs(root)
-    if plan.extras or not (root / ".nox" / "docs").is_dir():
-        cputime.run(nox, root, env)  # once, so the docs session's environment exists; not counted
-    docs_cold = []
-    for _ in range(plan.repeats):
-        _empty_caches(root)
-        docs_cold.append(cputime.run(nox, root, env))
-    print(f"nox -s docs, cold caches, CPU  {_stats([u.cpu_s for u in docs_cold])}")
-    print(f"nox -s docs, cold caches, wall {_stats([u.wall_s for u in docs_cold])}")
     bare: list[cputime.Usage] = []
     noop: list[cputime.Usage] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -476,15 +509,7 @@ def _docs_figures(
         a, b, ratios = cputime.paired(noop_docs, bare_build, plan.pairs)
     print(f"nox -s docs, no-op             {_stats(a)}  (CPU {_stats([u.cpu_s for u in noop])})")
     print(f"bare mkdocs build              {_stats(b)}  (CPU {_stats([u.cpu_s for u in bare])})")
-    return docs_cold, bare, _paired_ratio("no-op docs / bare build", a, b, ratios, 1.3)
-
-
-def _med_cpu(meters: list[cputime.Meter]) -> float:
-    return statistics.median(m.cpu_s for m in meters)
-
-
-def _med_children(meters: list[cputime.Meter]) -> float:
-    return statistics.median(m.children_cpu_s for m in meters)
+    return _paired_ratio("no-op docs / bare build", a, b, ratios, 1.3)
 
 
 def measure(root: Path, plan: Plan, env: dict[str, str]) -> list[Ratio]:
@@ -497,8 +522,7 @@ def measure(root: Path, plan: Plan, env: dict[str, str]) -> list[Ratio]:
         f"machine: {os.cpu_count()} cores, load average {_load()}; {runs} runs in {len(scenarios)} scenarios, "
         f"{default_jobs()} at once"
     )
-    got, verified = _today_passes(root, scenarios, plan, estimates)
-    base = _base_passes(root, plan.repeats, estimates)
+    rounds, verified = _rounds(root, scenarios, plan, env, estimates)
     if plan.extras:
         _cold_interpreters(root, scenarios, plan.repeats, estimates)
 
@@ -507,7 +531,7 @@ def measure(root: Path, plan: Plan, env: dict[str, str]) -> list[Ratio]:
     print(f"overhead per program           {_stats(over)}  ({len(subset)} scenarios, one at a time)")
     print(f"programs' own work, summed     {_stats(owns)}  (those scenarios, one at a time)")
     print(f"cold import toolnexus          {_stats(imports)}  (CPU {_stats(import_cpu)})")
-    runner = statistics.median(m.self_cpu_s for m in got["own"]) / sum(
+    runner = statistics.median(r.today["own"].self_cpu_s for r in rounds) / sum(
         len(s.runs) * len(s.languages) for s in scenarios
     )
     print(
@@ -517,27 +541,41 @@ def measure(root: Path, plan: Plan, env: dict[str, str]) -> list[Ratio]:
     )
     ratios = [_paired_ratio("overhead per program / cold import", over, imports, over_ratios, 0.10)]
 
-    docs_cold, bare, noop_ratio = _docs_figures(root, plan, env, verified)
+    noop_ratio = _noop_figures(root, plan, env, verified)
     trips_wall, trips_cpu = mock_round_trips()
     print(f"mock model                     {trips_wall:,.0f} round trips/s, {trips_cpu:,.0f} per CPU second")
 
-    bare_cpu, cold_cpu = statistics.median(u.cpu_s for u in bare), statistics.median(u.cpu_s for u in docs_cold)
-    own = _med_children(got["own"])
-    budget = cpu_budget(bare_cpu, own)
-    print(f"  budget = bare build CPU {bare_cpu:.2f}s + own-work pass's processes {own:.2f}s = {budget:.2f}s")
-    ratios.append(Ratio("cold docs / budget (CPU)", "cpu", cold_cpu / budget, 1.0, cold_cpu, budget))
+    per_round = [r.ratios() for r in rounds]
+
+    def median(key: str, i: int = 0) -> float:
+        return statistics.median(r[key][i] for r in per_round)
+
+    budgets = [r.budget() for r in rounds]
+    print(
+        f"  budget = bare build CPU {statistics.median(r.bare.cpu_s for r in rounds):.2f}s + own-work pass's "
+        f"processes {statistics.median(r.today['own'].children_cpu_s for r in rounds):.2f}s = "
+        f"{statistics.median(budgets):.2f}s (medians; each ratio below is the median of its rounds')"
+    )
+    ratios.append(
+        Ratio("cold docs / budget (CPU)", "cpu", median("budget"), 1.0, median("budget", 1), median("budget", 2))
+    )
     ratios.append(noop_ratio)
     ratios.append(Ratio("mock round trips per CPU second", "cpu", trips_cpu, 2000, trips_cpu, 1.0, at_least=True))
-    extra, without = coverage_and_replies_share(
-        _med_cpu(got["checks"]), _med_cpu(got.get("plain", got["own"])), cold_cpu
-    )
     name = "line coverage + reply pass" + ("" if plan.plain else " (+ variants)")
-    ratios.append(Ratio(f"{name} / cold docs without them (CPU)", "cpu", extra / without, 0.25, extra, without))
-    grown = _med_cpu(got["checks"]) - _med_cpu(base["checks"])
-    added = own - _med_children(base["own"])
-    limit = _med_cpu(base["checks"]) / _med_children(base["own"])
+    ratios.append(
+        Ratio(
+            f"{name} / cold docs without them (CPU)",
+            "cpu",
+            median("share"),
+            0.25,
+            median("share", 1),
+            median("share", 2),
+        )
+    )
     name = f"production chapter: verify growth since {CHAPTER_BASE} / added own work (CPU)"
-    ratios.append(Ratio(name, "cpu", grown / added if added > 0 else float("inf"), limit, grown, added))
+    ratios.append(
+        Ratio(name, "cpu", median("chapter"), median("chapter limit"), median("chapter", 1), median("chapter", 2))
+    )
     return ratios
 
 
