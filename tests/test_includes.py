@@ -142,3 +142,20 @@ def test_expanded_pages_give_the_generator_the_same_html(root: Path) -> None:
     escaped = "Shown: `;--8<-- [start:name]`.\n"
     assert expanded(escaped, options) == escaped  # the generator's pass takes the ';' off
     assert snippets_pass(escaped, options) == "Shown: `--8<-- [start:name]`.\n"
+
+
+def test_a_section_the_file_lacks_fails_at_the_pages_line_not_in_a_traceback(root: Path) -> None:
+    """include_problems sees files, not sections: pymdownx.snippets refuses a missing section when
+    the render stage expands the page (render/includes.py), which names the page and line."""
+    from verified_docs.errors import SourceError
+    from verified_docs.render.includes import expanded
+
+    (root / "parts" / "prog.py").write_text("# --8<-- [start:main]\nprint(1)\n# --8<-- [end:main]\n")
+    page = root / "docs" / "page.md"
+    text = '# Page\n\n```python\n--8<-- "parts/prog.py:nosuch"\n```\n'
+    assert include_problems(text, page, [str(root)]) == []
+    with pytest.raises(SourceError) as caught:
+        expanded(text, {"base_path": [str(root)], "check_paths": True}, page)
+    (problem,) = caught.value.problems
+    assert problem.where == Location(page, 4)
+    assert "nosuch" in problem.what and "[start:NAME]" in problem.details[0]

@@ -4,6 +4,7 @@ build with Zensical's own report, and keeps serving after a failed build or a lo
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from pathlib import Path
@@ -53,3 +54,21 @@ def test_without_strict_a_warning_passes(tmp_path: Path) -> None:
     with ZensicalWorker() as worker:
         worker.build(config, strict=False)
     assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_an_answer_that_is_not_this_builds_fails_it_and_the_next_build_starts_afresh(tmp_path: Path) -> None:
+    """The worker's answers carry the request's id: a stray line on its answer pipe (anything
+    but this build's answer) fails the build instead of passing for it."""
+    config = _project(tmp_path, "Fine.")
+    with ZensicalWorker() as worker:
+        worker.build(config)
+        assert worker._proc is not None and worker._proc.stdin is not None
+        # A request this build did not send, whose answer then comes first on the pipe.
+        stray = {"config": str(config), "strict": True, "output": str(tmp_path / "stray.log"), "id": 999}
+        worker._proc.stdin.write(json.dumps(stray) + "\n")
+        worker._proc.stdin.flush()
+        with pytest.raises(GeneratorFailed, match="not this build's result"):
+            worker.build(config)
+        assert worker._proc is None, "the process that answered out of turn is stopped"
+        worker.build(config)
+        assert (tmp_path / "site" / "index.html").is_file()

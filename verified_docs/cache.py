@@ -82,9 +82,9 @@ class ResultCache:
 
     folder: Path
     context: str
-    # Entries read in this process, by key, with the file's size and modification time then:
+    # Entries read in this process, by key, with the file's inode, size and modification time then:
     # the author loop asks for every scenario's entry on every save (a rewritten file is read again).
-    _read: dict[str, tuple[tuple[int, int], dict]] = field(default_factory=dict, compare=False, repr=False)
+    _read: dict[str, tuple[tuple[int, int, int], dict]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def open(cls, folder: Path) -> "ResultCache":
@@ -104,11 +104,11 @@ class ResultCache:
         try:
             st = path.stat()
             seen = self._read.get(key)
-            if seen is not None and seen[0] == (st.st_mtime_ns, st.st_size):
+            if seen is not None and seen[0] == (st.st_ino, st.st_mtime_ns, st.st_size):
                 entry = seen[1]
             else:
                 entry = json.loads(path.read_text(encoding="utf-8"))
-                self._read[key] = ((st.st_mtime_ns, st.st_size), entry)
+                self._read[key] = ((st.st_ino, st.st_mtime_ns, st.st_size), entry)
             for dep, digest in entry.get("imports", {}).items():
                 if hashlib.sha256(Path(dep).read_bytes()).hexdigest() != digest:
                     return None  # a module it imported from outside its folder changed

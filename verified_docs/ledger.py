@@ -12,7 +12,6 @@ import json
 import os
 import platform
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -174,12 +173,8 @@ def _names(verdicts: list[RunVerdict], path: Path) -> dict[str, str]:
 
 
 def _relative(path: Path, root: Path) -> str:
-    return path.resolve().relative_to(_resolved(root)).as_posix()
-
-
-@lru_cache(maxsize=8)
-def _resolved(root: Path) -> Path:
-    return Path(root).resolve()
+    """``path`` relative to ``root`` (resolved already: :func:`build` resolves it once)."""
+    return path.resolve().relative_to(root).as_posix()
 
 
 def _run_entry(v: RunVerdict, root: Path) -> dict[str, Any]:
@@ -253,6 +248,7 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
     """A ledger of ``verdicts``; paths are made relative to ``root``. A program that several
     runs execute passes only when every one of its runs passed; each run keeps its own output.
     Every entry whose lines were measured says, per section, which ran (see :func:`_section_lines`)."""
+    root = Path(root).resolve()
     programs = _program_entries(verdicts, root)
     programs.update(_support_entries(verdicts, root))
     measured = _measured(verdicts)

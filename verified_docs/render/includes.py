@@ -24,11 +24,12 @@ pymdownx.snippets' own preprocessor, so that the generator reads a page without 
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from verified_docs.errors import Location, Problem
+from verified_docs.errors import Location, Problem, SourceError
 
 
 @lru_cache(maxsize=8)
@@ -61,7 +62,7 @@ def _walk(
     for number, line in enumerate(lines, start=first_line):
         if not block and "8<-" not in line:
             continue
-        if not chain and _dropped(pre, line):
+        if not chain and not block and _dropped(pre, line):
             problems.append(_dropped_problem(path, number))
             continue
         named = _named(pre, line, block)
@@ -135,28 +136,49 @@ def _expander(options_json: str):
     return md.preprocessors["snippet"]
 
 
-def snippets_pass(markdown: str, options: Mapping[str, Any]) -> str:
+def snippets_pass(markdown: str, options: Mapping[str, Any], page: Path | None = None) -> str:
     """``markdown`` as the generator's Markdown reads it once pymdownx.snippets' preprocessor,
     configured with ``options`` (its entry in the generated configuration: ``base_path``
     absolute), is done with it: include lines replaced by what they include, section markers
     dropped, one ``;`` taken from an escaped marker. That preprocessor runs first of all in
     the generator's Markdown (priority 32), on the text split at ``\\n``. Raises
-    pymdownx.snippets' ``SnippetMissingError`` for a missing file (:func:`include_problems`
-    reports it first, at its line)."""
+    :class:`~verified_docs.errors.SourceError` at ``page`` (the line of the first include line
+    naming the section, when found) for what pymdownx.snippets refuses with ``check_paths``
+    that :func:`include_problems` does not see first: a section or line range the file
+    lacks."""
     if "8<-" not in markdown:
         return markdown
+    from pymdownx.snippets import SnippetMissingError
+
     pre = _expander(json.dumps(dict(options), sort_keys=True))
-    return "\n".join(pre.run(markdown.split("\n")))
+    try:
+        return "\n".join(pre.run(markdown.split("\n")))
+    except SnippetMissingError as e:
+        named = re.search(r"'([^']+)'", str(e))
+        lines = markdown.split("\n")
+        number = next(
+            (i for i, line in enumerate(lines, 1) if "8<-" in line and named and f":{named.group(1)}" in line), 0
+        )
+        raise SourceError.at(
+            page or Path("<page>"),
+            number,
+            f"pymdownx.snippets: {e}",
+            "name a section the file marks with --8<-- [start:NAME] and [end:NAME], or include the whole file",
+        ) from None
 
 
-def expanded(markdown: str, options: Mapping[str, Any]) -> str:
+def expanded(markdown: str, options: Mapping[str, Any], page: Path | None = None) -> str:
     """``markdown`` (a rendered page) after :func:`snippets_pass`, for the generator to read:
     its own snippets pass then finds nothing to do, so it builds the same page. Returns
     ``markdown`` itself when the result still holds a snippets marker (an escaped one, which a
-    second pass would read again), leaving that page to the generator's pass.
+    second pass would read again), or when ``options`` set ``auto_append`` (the generator's
+    pass appends those files again), leaving that page to the generator's pass. Raises as
+    :func:`snippets_pass` does.
 
     Why: Zensical renders a page that holds an include line again on every build, whatever
     its cache holds (zensical/zensical#526, fixed by always rebuilding such pages in #530):
     the 25 pages that show programs cost about 1.5 s of each 2.7 s ``zensical build`` here."""
-    out = snippets_pass(markdown, options)
+    if options.get("auto_append"):
+        return markdown  # the generator's own pass would append those files a second time
+    out = snippets_pass(markdown, options, page)
     return markdown if "8<-" in out else out

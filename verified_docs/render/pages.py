@@ -13,8 +13,8 @@ What a generator then reads (``build/rendered/``, see :func:`render_tree`):
   (:mod:`verified_docs.render.vendor`);
 - ``mkdocs.yml``: ``mkdocs.yml`` with ``docs_dir`` and ``site_dir`` pointing there, no
   ``hooks``, ``edit_uri`` resolved (:mod:`verified_docs.render.edit_link`) and pymdownx.snippets' ``base_path``
-  absolute at the project root (for a page whose include lines are left to the generator, and
-  for ``mkdocs build`` through the hook). MkDocs and Zensical both read it.
+  absolute at the project root (for a page whose include lines are left to the generator).
+  MkDocs and Zensical both read it.
 
 The MkDocs hook (:mod:`verified_docs.site.mkdocs_hook`, for ``mkdocs serve`` and ``mkdocs build`` straight from ``mkdocs.yml``) is a thin
 adapter over the same :class:`Renderer`: there is one code path for rendering. Nothing here
@@ -461,7 +461,11 @@ def _rendered_docs(
             problems += e.problems
             continue
         if snippets is not None:
-            text = expanded(text, snippets)
+            try:
+                text = expanded(text, snippets, path)
+            except SourceError as e:
+                problems += e.problems
+                continue
         wanted[out_docs / rel] = text.encode("utf-8")
         pages.append(rel)
     if problems:

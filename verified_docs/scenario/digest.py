@@ -40,9 +40,9 @@ _KEPT: dict[tuple[Path, tuple[Path, ...]], str] | None = None
 @contextmanager
 def digests_kept() -> Iterator[None]:
     """Inside the block, :func:`content_digest` reads each scenario's files once. The author
-    loop's cycle asks for every scenario's digest three times (its result cache key, its page
-    digests, the release matrix's rows); a file saved during the cycle starts the next one,
-    which reads it again. Nested blocks share the outer one's digests."""
+    loop's build asks for every scenario's digest twice (its page digests, the release
+    matrix's rows), just before rendering; a file saved meanwhile starts the next cycle, which
+    reads it again. Nested blocks share the outer one's digests."""
     global _KEPT
     if _KEPT is not None:
         yield

@@ -39,7 +39,6 @@ from verified_docs import build as pipeline
 from verified_docs import cache as cache_mod
 from verified_docs.errors import SourceError, StageFailed, display_path
 from verified_docs.run.languages import LANGUAGES
-from verified_docs.scenario.digest import digests_kept
 from verified_docs.scenario.load import discover_project
 from verified_docs.serve.incremental import IncrementalSite
 from verified_docs.serve.preview import LoopState, Outcome, make_server, now, url_of
@@ -115,7 +114,7 @@ class AuthorLoop:
         verify_s = render_s = render_cpu_s = 0.0
         ran: dict[str, float] = {}
         built = None
-        with _captured_stderr() as printed, digests_kept():
+        with _captured_stderr() as printed:
             try:
                 try:
                     verified = self.verify()
@@ -257,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     threading.Thread(target=server.serve_forever, daemon=True, name="serve-http").start()
     watched = ", ".join([f"{d}/" for d in WATCHED_DIRS] + list(WATCHED_FILES))
     print(f"[serve] serving {url_of(server)} (watching {watched}; Ctrl-C stops)", flush=True)
+    loop: AuthorLoop | None = None
     try:
         start_watchers(root, changes, stop)
         loop = AuthorLoop(root, jobs=args.jobs, generator=args.generator)
@@ -277,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("[serve] stopped", flush=True)
     finally:
+        if loop is not None:
+            loop.site.close()  # the kept MkDocs and Zensical
         stop.set()
         server.shutdown()
         server.server_close()

@@ -36,6 +36,7 @@ from verified_docs.errors import StageFailed
 from verified_docs.fences.stage import Fences
 from verified_docs.files import write_atomic
 from verified_docs.render.page_inputs import page_digests
+from verified_docs.scenario.digest import digests_kept
 from verified_docs.scenario.records import Scenario
 from verified_docs.site.generator import GeneratorFailed, ZensicalWorker
 from verified_docs.site.mkdocs_session import MkDocsSession
@@ -75,10 +76,17 @@ class IncrementalSite:
         ``scenarios``: the project's, as this cycle's verify stage discovered them. Raises
         :class:`~verified_docs.errors.StageFailed` (details printed to stderr) or
         :class:`~verified_docs.errors.SourceError`; ``served`` is untouched then."""
-        from verified_docs.scenario.load import discover_project
-
         root = self.root
         fences = Fences(root, force=False)
+        # The page digests and the release matrix's rows read each scenario's files once, here,
+        # just before the render stage reads them (not in verify, which can take seconds: a
+        # file saved and put back meanwhile would leave a page digested from other bytes).
+        with digests_kept():
+            return self._build(root, fences, served, scenarios)
+
+    def _build(self, root: Path, fences: Fences, served: Path, scenarios: list[Scenario] | None) -> Built:
+        from verified_docs.scenario.load import discover_project
+
         try:
             fences.finish()
             found = discover_project(root) if scenarios is None else scenarios

@@ -71,8 +71,9 @@ def _mkdocs(config: Path, site_dir: Path, strict: bool) -> None:
     except MkDocsException as e:
         raise GeneratorFailed(f"mkdocs build --strict failed: {e}") from None
     except SnippetMissingError as e:
-        # Raised through MkDocs, which logged the page it was reading just above; the render
-        # stage catches a missing file at its line first (render/includes.py), not a missing section.
+        # Raised through MkDocs, which logged the page it was reading just above. The render
+        # stage reports a missing file or section at its line first (render/includes.py); this
+        # is left for a page the render stage left to the generator's own snippets pass.
         raise GeneratorFailed(
             f"mkdocs build --strict failed: pymdownx.snippets: {e} (the page is named above)"
         ) from None
@@ -88,6 +89,7 @@ class ZensicalWorker:
     def __init__(self, timeout_s: float = 600.0) -> None:
         self.timeout_s = timeout_s
         self._proc: subprocess.Popen | None = None
+        self._asked = 0  # the id of the last request
 
     def build(self, config: Path, strict: bool = True) -> None:
         """Build ``config`` into the ``site_dir`` it names. Prints what Zensical printed to
@@ -98,8 +100,9 @@ class ZensicalWorker:
         import tempfile
 
         proc = self._started()
+        self._asked += 1
         with tempfile.NamedTemporaryFile(prefix="zensical-", suffix=".log") as out:
-            request = {"config": str(config), "strict": strict, "output": out.name}
+            request = {"config": str(Path(config).resolve()), "strict": strict, "output": out.name, "id": self._asked}
             assert proc.stdin is not None and proc.stdout is not None
             try:
                 proc.stdin.write(json.dumps(request) + "\n")
@@ -117,14 +120,25 @@ class ZensicalWorker:
             raise GeneratorFailed(f"zensical build --strict did not finish in {self.timeout_s:.0f} s")
         if not answer:
             code = proc.wait()
-            self._proc = None
+            self.close()
             if code == 3:
                 raise GeneratorFailed(
                     "zensical is not installed in this environment: pip install -e '.[zensical]' "
                     "(nox -s docs -- --generator zensical installs it)"
                 )
             raise GeneratorFailed(f"zensical build --strict failed: its process ended (exit {code})")
-        result = json.loads(answer)
+        try:
+            result = json.loads(answer)
+            matches = result.get("id") == self._asked
+        except (ValueError, AttributeError):
+            matches = False
+        if not matches:
+            self.close()
+            raise GeneratorFailed(
+                f"zensical build: its process answered {answer.strip()[:200]!r}, not this build's result"
+            )
+        if result.get("ended"):
+            self.close()
         if not result["ok"]:
             raise GeneratorFailed(f"zensical build --strict failed: {result['error']}")
 
@@ -157,11 +171,13 @@ class ZensicalWorker:
         self.close()
 
 
-# Exit 3 when Zensical is not installed, before reading any request (its import is what fails).
+# Exit 3 when Zensical is not installed, before reading any request.
 _WORKER_START = (
     "import sys\n"
     "try:\n    import zensical  # noqa: F401\n"
-    "except ImportError as e:\n    print(e, file=sys.stderr); sys.exit(3)\n"
+    "except ModuleNotFoundError as e:\n"
+    "    if e.name != 'zensical':\n        raise\n"
+    "    print(e, file=sys.stderr); sys.exit(3)\n"
     "from verified_docs.site.zensical_worker import main\nsys.exit(main())\n"
 )
 

@@ -11,9 +11,10 @@ path below ``docs/``, as MkDocs and Zensical lay out the site.
 **What.** The rendered page, with what only a browser reads turned into Markdown:
 
 - each code block whole and as it is in the HTML: an example's block holds its whole program
-  (a pymdownx.snippets include line is replaced by the file as
-  :func:`~verified_docs.scenario.sections.program_view` shows it, the bytes the ledger
-  fingerprints), an output block its golden output; the fence's title becomes a line above it,
+  (the page is read after pymdownx.snippets' own pass, :func:`write_twins`, which replaced
+  each include line by the file; :func:`twin_of` given a page that still holds one includes
+  the file as :func:`~verified_docs.scenario.sections.program_view` shows it, the bytes the
+  ledger fingerprints), an output block its golden output; the fence's title becomes a line above it,
   with the lines of the section the text is about; so the twin's code blocks are the page's
   code blocks, in order (the guard checks this, :mod:`verified_docs.site.twin_guard`);
 - a claim's superscript link becomes its evidence in words and a link to it;
@@ -410,7 +411,7 @@ def write_twins(docs_dir: Path, site_dir: Path, pages: tuple[str, ...], config: 
         page = Path(docs_dir) / src_uri
         text = page.read_text(encoding="utf-8")
         twin = twin_of(
-            text if options is None else snippets_pass(text, options),
+            text if options is None else snippets_pass(text, options, page),
             src_uri,
             file=page,
             bases=bases,

@@ -3,7 +3,8 @@
 ``python -m verified_docs.site.zensical_worker`` reads one JSON request per line on stdin
 (``{"config": PATH, "strict": BOOL, "output": PATH}``), builds that configuration with
 ``zensical.build`` in this process, from the configuration's folder, and answers one JSON line
-on stdout: ``{"ok": true}`` or ``{"ok": false, "error": TEXT}``. Everything the build prints,
+on stdout: ``{"ok": true, "id": ID}`` or ``{"ok": false, "error": TEXT, "id": ID}`` (the
+request's ``id``); after a panic it answers, then exits. Everything the build prints,
 on stdout or stderr (Zensical's Rust side writes to the file descriptors, not through
 ``sys.stderr``), goes to the file named ``output``, so the caller reads the report even when a
 panic ends this process.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 
 
@@ -32,14 +34,18 @@ def _build(request: dict) -> dict:
         zensical.build(config, {"strict": bool(request.get("strict", True)), "clean": False})
     except (KeyboardInterrupt, SystemExit):
         raise
-    except BaseException as e:  # a panic is a BaseException (pyo3's PanicException)
+    except Exception as e:  # --strict aborting raises RuntimeError
         return {"ok": False, "error": f"{type(e).__name__}: {e}"}
+    except BaseException as e:  # a panic (pyo3's PanicException): this process may be left unsound
+        return {"ok": False, "error": f"{type(e).__name__}: {e}", "ended": True}
     return {"ok": True}
 
 
 def main() -> int:
-    """Serve requests until stdin closes; exit 0 then."""
-    answers = os.fdopen(os.dup(1), "w", buffering=1)  # fd 1 and 2 go to each build's output file
+    """Serve requests until stdin closes (exit 0) or a build panicked (exit 1, once answered)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's; it closes our stdin
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # nothing else may write to the answers' pipe; fd 1 and 2 go to each build's file
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -59,7 +65,9 @@ def main() -> int:
                 os.dup2(saved[1], 2)
                 os.close(saved[0])
                 os.close(saved[1])
-        answers.write(json.dumps(answer) + "\n")
+        answers.write(json.dumps({**answer, "id": request.get("id")}) + "\n")
+        if answer.get("ended"):
+            return 1
     return 0
 
 

@@ -380,7 +380,8 @@ def _empty_caches(root: Path) -> None:
 @dataclass(frozen=True)
 class Ratio:
     """One ratio the bench reports: ``value`` = ``numerator`` / ``denominator`` (for a paired
-    one, the median of the pairs' ratios, and the two sides' medians), met when at most
+    one, the median of the pairs' ratios, and for a CPU one the median of its rounds' ratios,
+    with the two sides' medians, so ``value`` may differ a little from their quotient), met when at most
     ``limit`` (or at least, for ``at_least``); ``kind`` is "cpu" or "paired"."""
 
     name: str
