@@ -32,16 +32,9 @@ from typing import Any, Mapping
 from verified_docs.errors import Location, Problem, SourceError
 
 
-@lru_cache(maxsize=8)
 def _preprocessor(base_paths: tuple[str, ...]):
     """pymdownx.snippets' preprocessor for ``base_paths``, as a page's build configures it."""
-    import markdown
-
-    md = markdown.Markdown(
-        extensions=["pymdownx.snippets"],
-        extension_configs={"pymdownx.snippets": {"base_path": list(base_paths), "check_paths": True}},
-    )
-    return md.preprocessors["snippet"]
+    return _expander(json.dumps({"base_path": list(base_paths), "check_paths": True}, sort_keys=True))
 
 
 def include_problems(markdown: str, page: Path, base_paths: list[str], first_line: int = 1) -> list[Problem]:
@@ -129,6 +122,8 @@ def _named(pre, line: str, block: bool) -> str | None:
 
 @lru_cache(maxsize=8)
 def _expander(options_json: str):
+    """pymdownx.snippets' preprocessor configured with ``options_json`` (its options, as JSON:
+    a hashable key for the cache)."""
     import markdown
 
     options = json.loads(options_json)

@@ -44,11 +44,11 @@ def load_scenario(folder: Path, root: Path, prefix: str = "") -> Scenario:
     (every problem of the file, each at its line). A folder whose files are unchanged since it
     last loaded (same names, sizes and modification times) is not parsed again.
     """
+    known = loaded_unchanged(folder, root, prefix)
+    if known is not None:
+        return known
     folder = Path(folder).resolve()
     key, state = (folder, Path(root).resolve(), prefix), _folder_state(folder)
-    cached = _LOADED.get(key)
-    if cached is not None and cached[0] == state:
-        return cached[1]
     # Imported here, with ruamel.yaml and jsonschema: a rebuild that finds every scenario
     # already parsed (see cache.ParsedScenarios) does not pay for importing them.
     from verified_docs.scenario.parse import parse_scenario
