@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import Visit
@@ -87,14 +87,7 @@ def test_search_finds_a_word_only_in_a_hidden_tab_and_following_it_shows_that_ta
     search = page.locator("input.md-search__input")
     search.click()
     search.press_sequentially(word)
-    hits = page.locator("a.md-search-result__link:has(mark)")
-    hits.first.wait_for(timeout=10_000)
-    hrefs = page.evaluate(
-        "() => Array.from(document.querySelectorAll('a.md-search-result__link:has(mark)'), "
-        "a => new URL(a.href).pathname)"
-    )
-    assert f"/{target.url}" in hrefs, f"searching {word!r}: expected a result on {target}, got {hrefs}"
-    hits.nth(hrefs.index(f"/{target.url}")).click()
+    result_link(page, "a.md-search-result__link:has(mark)", word, site_url + target.url).evaluate("a => a.click()")
     page.wait_for_url(re.compile(re.escape(site_url + target.url) + r"(\?|#|$)"))
     visible_marks = """word => Array.from(document.querySelectorAll('.md-content mark[data-md-highlight]'))
         .filter(m => m.innerText.toLowerCase() === word && m.checkVisibility()).length"""
@@ -117,20 +110,36 @@ def test_search_finds_a_word_only_in_code_and_leads_to_its_page(page: Page, buil
     search = page.locator("input.md-search__input")
     search.click()
     search.press_sequentially(word)  # Material searches on key events, not on a bare value change
-    hits = page.locator("a.md-search-result__link:has(mark)")
-    hits.first.wait_for(timeout=10_000)
-    hrefs = page.evaluate(
-        "() => Array.from(document.querySelectorAll('a.md-search-result__link:has(mark)'), "
-        "a => new URL(a.href).pathname)"
-    )
-    assert f"/{target.url}" in hrefs, f"searching {word!r}: expected a result on {target} (/{target.url}), got {hrefs}"
-    hits.nth(hrefs.index(f"/{target.url}")).click()
+    result_link(page, "a.md-search-result__link:has(mark)", word, site_url + target.url).evaluate("a => a.click()")
     page.wait_for_url(re.compile(re.escape(site_url + target.url) + r"(\?|#|$)"))
     marks = highlighted_marks(page, word, ".md-content mark[data-md-highlight]", timeout_ms=5000)
     assert {"inCode": True, "visible": True} in marks, (
         f"{target}: after following the result for {word!r}, expected it highlighted and visible in a code "
         f"block, got {marks}"
     )
+
+
+def result_link(page: Page, links: str, word: str, page_url: str, timeout_ms: float = 20_000) -> Locator:
+    """The first search result among ``links`` (a CSS selector) that leads to ``page_url`` (an
+    absolute URL) with ``word`` to highlight, once the dialog lists it.
+
+    The list is waited on, not read once: while the word is typed, the search worker's answer
+    to a shorter query can arrive after the last key and be shown with the whole word in its
+    links (a CI run listed ten pages for 'acting' that hold only 'act...' words, none of them
+    the one page holding 'acting'). The link is clicked through the DOM by the callers, as the
+    list may be redrawn under a pointer click (Playwright then waits for a stable element).
+
+    Raises AssertionError naming what was listed if no such result appears within ``timeout_ms``.
+    """
+    link = page.locator(f'{links}[href^="{page_url}?h={word}"]').first
+    try:
+        link.wait_for(timeout=timeout_ms)
+    except PlaywrightTimeout:
+        listed = page.locator(links).evaluate_all("links => links.map(a => a.href)")
+        raise AssertionError(
+            f"searching {word!r}: no result on {page_url} within {timeout_ms / 1000:g} s; listed {listed}"
+        ) from None
+    return link
 
 
 def highlighted_marks(page: Page, word: str, selector: str, timeout_ms: float) -> list[dict]:

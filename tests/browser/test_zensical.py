@@ -20,7 +20,7 @@ from tests.browser.pages import ROOT, site_pages
 from tests.browser.reading import OPEN_SHADOWS
 from tests.browser.test_copy import copy_page, run_copies
 from tests.browser.test_diagrams import DIAGRAM_PAGES, diagram_problems
-from tests.browser.test_search import highlighted_marks, word_only_in_code
+from tests.browser.test_search import highlighted_marks, result_link, word_only_in_code
 from verified_docs import ledger as ledger_mod
 from verified_docs.scenario.load import discover_project
 
@@ -59,12 +59,7 @@ def test_search_finds_a_word_only_in_code_and_leads_to_it(
     page.goto("")
     page.locator(".md-search__button").click()
     page.keyboard.type(word)
-    # Results change while the word is typed: wait for those of the whole word, read them at once.
-    hits = page.locator(f'a[role=option][href*="?h={word}"]')
-    hits.first.wait_for(timeout=20_000)
-    hrefs = [re.sub(r"[?#].*", "", h) for h in hits.evaluate_all("links => links.map(a => a.href)")]
-    assert zensical_url + target.url in hrefs, f"searching {word!r}: expected a result on {target}, got {hrefs}"
-    page.locator(f'a[role=option][href^="{zensical_url + target.url}?h={word}"]').first.evaluate("a => a.click()")
+    result_link(page, "a[role=option]", word, zensical_url + target.url).evaluate("a => a.click()")
     page.wait_for_url(re.compile(re.escape(zensical_url + target.url) + r"(\?|#|$)"))
     marks = highlighted_marks(page, word, ".md-content mark", timeout_ms=20_000)
     assert {"inCode": True, "visible": True} in marks, (
