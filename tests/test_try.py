@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import signal
@@ -29,6 +30,13 @@ def try_(*args: str, root: Path = ROOT, cwd: Path = ROOT) -> subprocess.Complete
     )
 
 
+@functools.cache
+def tried(*args: str) -> subprocess.CompletedProcess[bytes]:
+    """``try_(*args)`` in the repository, run once per argument list for the tests that only
+    read its result (one run of answer-later's resume takes seconds)."""
+    return try_(*args)
+
+
 @pytest.mark.parametrize(
     ("args", "goldens"),
     [
@@ -48,7 +56,7 @@ def try_(*args: str, root: Path = ROOT, cwd: Path = ROOT) -> subprocess.Complete
     ],
 )
 def test_try_prints_the_pages_output_byte_for_byte(args: list[str], goldens: list[Path]) -> None:
-    done = try_(*args)
+    done = tried(*args)
     err = done.stderr.decode()
     assert done.returncode == 0, err
     assert done.stdout == b"".join(g.read_bytes() for g in goldens)
@@ -58,7 +66,8 @@ def test_try_prints_the_pages_output_byte_for_byte(args: list[str], goldens: lis
 
 
 def test_try_with_a_run_says_which_runs_went_first() -> None:
-    err = try_("suspension/answer-later", "--run", "resume").stderr.decode()
+    # The same command as the short-name case above (its run is shared): the name resolves alike.
+    err = tried("answer-later", "--run", "resume").stderr.decode()
     assert err.splitlines()[:3] == [
         "try: run 'park' first, its output not shown (the runs share one working directory): "
         "python snippets/suspension/answer-later/park.py",

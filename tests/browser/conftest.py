@@ -3,9 +3,8 @@
 - ``site_url`` (session): ``built_site`` (root conftest) served by ``http.server`` on an
   ephemeral port until the session ends; the build must have passed.
 - Reading early: once ``built_site`` passed (it is built for the first test that needs it,
-  usually long before the browser tests), the pages are read for ``visit`` and the work
-  registered with :func:`tests.browser.early.read_early` (the copies of ``test_copy``) is done, one after the
-  other, in a thread of the session's own, while the tests before the browser tests run in
+  usually long before the browser tests), every page is read for ``visit`` in a thread of the
+  session's own (:mod:`tests.browser.early`), while the tests before the browser tests run in
   the main thread. Those mostly use one core at a time, and the browsers fill the other. The
   browser tests then take what was read; the checks are the same.
 - ``browser`` (session): ``/usr/bin/chromium``, headless; a missing Chromium FAILS every browser
@@ -16,8 +15,8 @@
   blocked.
 - ``visit`` (session): loads a page of the real site once and keeps what every per-page test
   reads (errors, requests, anchors, links, ids, tab sets, code blocks, unrendered lists,
-  diagrams, axe findings, code widths, the words only a hidden tab holds), with its
-  screenshots in ``build/screenshots/``.
+  diagrams, axe findings, code widths, the words only a hidden tab holds, and what its copy
+  buttons copied), with its screenshots in ``build/screenshots/``.
 - ``zensical_url`` (session) and ``zensical_page``: the same for the site built with Zensical.
 - ``linked_tabs_url`` (session): the sample site in ``samples/linked-tabs`` built with the real
   ``mkdocs.yml`` (``INHERIT``), for tab linking with two languages (the real site has one).
@@ -54,8 +53,9 @@ from conftest import BuiltSite, when_site_built
 from parallel import in_a_worker, once_in, shared_folder
 from tests.browser.accessibility import violations
 from tests.browser.browsers import CHROMIUM, LAUNCH_ARGS, close_browser_threads, in_browsers, need_chromium
+from tests.browser.copying import EXAMPLE_PAGES, Copies, copy_page
 from tests.browser.dom import TabSet, tab_sets
-from tests.browser.early import EARLY, STARTED, early_result
+from tests.browser.early import STARTED, early_result
 from tests.browser.pages import ROOT, SCREENSHOTS, site_pages
 from tests.browser.pages import Page as SitePage
 from tests.browser.reading import DRAWN, HIDDEN_TAB_WORDS, OPEN_SHADOWS, OVERFLOWING
@@ -112,7 +112,7 @@ def fresh_screenshots(config: pytest.Config) -> Path:
     """``build/screenshots/``, emptied of the previous run's pictures once per session."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     if not config.stash.get(SCREENSHOTS_EMPTIED, False):
-        for old in SCREENSHOTS.glob("*.png"):
+        for old in [*SCREENSHOTS.glob("*.png"), *SCREENSHOTS.glob("*.jpg")]:
             old.unlink()
         config.stash[SCREENSHOTS_EMPTIED] = True
     return SCREENSHOTS
@@ -135,23 +135,17 @@ def screenshots(pytestconfig: pytest.Config) -> Path:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    used = {name for item in session.items for name in getattr(item, "fixturenames", ())}
-    wanted = [name for name in ("visit", *EARLY) if name in used]
-    if wanted:
-        when_site_built(session.config, functools.partial(_start_early, session.config, wanted))
+    if any("visit" in getattr(item, "fixturenames", ()) for item in session.items):
+        when_site_built(session.config, functools.partial(_start_early, session.config))
 
 
-def _start_early(
-    config: pytest.Config, wanted: list[str], built: BuiltSite, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+def _start_early(config: pytest.Config, built: BuiltSite, _tmp_path_factory: pytest.TempPathFactory) -> None:
     url = served(config, built.site)
     shots = fresh_screenshots(config)
-    prepared = {"visit": functools.partial(read_every_page, url, shots)}
-    prepared.update({name: EARLY[name](url, tmp_path_factory) for name in wanted if name in EARLY})
-    # One thread: the works run one after the other, each with its BROWSERS Chromiums.
+    # One thread, which reads the pages with its BROWSERS Chromiums.
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="early")
     config.add_cleanup(functools.partial(pool.shutdown, wait=True, cancel_futures=True))
-    config.stash[STARTED] = {name: pool.submit(prepared[name]) for name in wanted}
+    config.stash[STARTED] = {"visit": pool.submit(read_every_page, url, shots)}
 
 
 @pytest.fixture(scope="session")
@@ -169,6 +163,15 @@ NAVIGATION_TIMEOUT_MS = 60_000
 # A full-page picture of a tall page is work, not an element that may be missing: it gets a
 # page load's time, not the 10 s default (exceeded at load average 40 beside the other tests).
 SCREENSHOT_TIMEOUT_MS = NAVIGATION_TIMEOUT_MS
+# JPEG, not PNG: Chromium encodes a tall page's PNG in 0.6-2.8 s and its JPEG in 0.35-0.9 s
+# (measured on this site, 2-core machine); the pictures are for looking at, not for diffing.
+SCREENSHOT_QUALITY = 80
+
+
+def photograph(page: Page, path: Path) -> Path:
+    """A full-page JPEG of ``page`` at ``path`` (``.jpg``); returns ``path``."""
+    page.screenshot(path=path, full_page=True, type="jpeg", quality=SCREENSHOT_QUALITY, timeout=SCREENSHOT_TIMEOUT_MS)
+    return path
 
 
 @dataclass
@@ -295,7 +298,9 @@ _READ = r"""() => ({
 class Visit:
     """What one page showed in its one load: its log, DOM facts, its drawn diagrams
     (:data:`~tests.browser.reading.DRAWN`), the axe findings of ours, the code blocks too wide
-    at 1280 px with every program unfolded, and where its screenshots went."""
+    at 1280 px with every program unfolded, where its screenshots went, and, for a page with
+    examples, what :func:`~tests.browser.copying.copy_page` found and copied (problems, copies
+    by scenario; None for a page without examples)."""
 
     page: SitePage
     errors: tuple[str, ...]
@@ -311,9 +316,10 @@ class Visit:
     axe_ours: tuple[str, ...]
     wide_code: tuple[str, ...]
     phone_overflow: int
-    desktop_png: Path
-    phone_png: Path
+    desktop_shot: Path
+    phone_shot: Path
     hidden_tab_words: tuple[str, ...]
+    copied: tuple[tuple[str, ...], dict[str, Copies]] | None
 
 
 def load_drawn(page: Page, url: str) -> None:
@@ -329,7 +335,10 @@ def load_drawn(page: Page, url: str) -> None:
 def read_page(browser: Browser, site_url: str, site_page: SitePage, screenshots: Path) -> Visit:
     """Load ``site_page`` once in a fresh context and read everything the per-page tests check:
     at 1280x800 its facts, diagrams and axe findings, its picture, its code widths with every
-    program unfolded (folded back after); then at 390x844 its overflow and picture."""
+    program unfolded (folded back after); then at 390x844 its overflow and picture; then, for
+    a page with examples, back at 1280x800 and scrolled to the top, its copy buttons
+    (:func:`~tests.browser.copying.copy_page`: one load instead of a second, 1.2-1.6 s a page).
+    Console errors while copying are the page's errors too."""
     context, log = new_context(browser, site_url)
     try:
         page = context.new_page()
@@ -339,14 +348,18 @@ def read_page(browser: Browser, site_url: str, site_page: SitePage, screenshots:
         sets = tuple(tab_sets(page))
         drawn = page.evaluate(DRAWN)
         ours, _ = violations(page)
-        desktop = screenshots / f"{site_page.slug}-desktop.png"
-        page.screenshot(path=desktop, full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+        desktop = photograph(page, screenshots / f"{site_page.slug}-desktop.jpg")
         wide = page.evaluate(OVERFLOWING)
         page.set_viewport_size(PHONE)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-        phone = screenshots / f"{site_page.slug}-phone.png"
-        page.screenshot(path=phone, full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+        phone = photograph(page, screenshots / f"{site_page.slug}-phone.jpg")
+        copied = None
+        if site_page in EXAMPLE_PAGES:
+            page.set_viewport_size(DESKTOP)
+            page.evaluate("() => window.scrollTo(0, 0)")
+            problems, copies = copy_page(page, site_page)
+            copied = (tuple(problems), copies)
     finally:
         context.close()
     return Visit(
@@ -367,6 +380,7 @@ def read_page(browser: Browser, site_url: str, site_page: SitePage, screenshots:
         desktop,
         phone,
         tuple(hidden),
+        copied,
     )
 
 

@@ -111,11 +111,11 @@ def test_no_list_is_left_as_raw_markdown(visit: Callable[[SitePage], Visit], sit
 @pytest.mark.parametrize("site_page", PAGES, ids=str)
 def test_screenshots_at_desktop_and_phone_width(visit: Callable[[SitePage], Visit], site_page: SitePage) -> None:
     seen = visit(site_page)
-    for png in (seen.desktop_png, seen.phone_png):
-        assert png.is_file() and png.stat().st_size > 0, f"{site_page}: no screenshot at {png}"
+    for shot in (seen.desktop_shot, seen.phone_shot):
+        assert shot.is_file() and shot.stat().st_size > 0, f"{site_page}: no screenshot at {shot}"
     # A page wider than the phone scrolls sideways as a whole; wide code and tables must
     # scroll inside their own boxes instead.
     assert seen.phone_overflow <= 0, (
         f"{site_page}: at {PHONE['width']}px the page is {seen.phone_overflow}px "
-        f"wider than the screen (see {seen.phone_png})"
+        f"wider than the screen (see {seen.phone_shot})"
     )

@@ -16,6 +16,7 @@ runs on both session-built sites; neither is built again here):
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -75,6 +76,15 @@ def _block(page: Page, title: str):
     return page.locator(f'.highlight:has(> .filename:text-is("{title}"))')
 
 
+@functools.cache
+def _pasted(command: str) -> subprocess.CompletedProcess[str]:
+    """``command`` as a reader pastes it: into a shell, in the clone, with the project's Python
+    first on PATH. Run once per command text: both generators' pages copy the same command,
+    and the check of each page is that it copied that text (the run's result is the same)."""
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(["sh", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+
+
 def test_a_copied_run_command_prints_the_output_shown_below_it(reader) -> None:
     """run-statuses shows two runs of budget.py printing the same lines: each output block
     names its run, and the command above budget-anthropic's, pasted into a shell, prints it."""
@@ -89,9 +99,7 @@ def test_a_copied_run_command_prints_the_output_shown_below_it(reader) -> None:
     copied = copy_via_button(page, command)
     assert copied == try_command("suspension/run-statuses", "budget-anthropic")
     shown = copy_via_button(page, _block(page, "Output of run budget-anthropic (budget.py)"))
-    # As a reader pastes it: into a shell, in the clone, with the project's Python first on PATH.
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    done = subprocess.run(["sh", "-c", copied], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    done = _pasted(copied)
     assert done.returncode == 0, done.stderr
     assert normalise(done.stdout).rstrip() == normalise(shown).rstrip()
     assert not page.log.errors, page.log.errors

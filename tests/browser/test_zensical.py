@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
+from tests.browser.copying import copy_page, run_copies
 from tests.browser.dom import tab_label, tab_sets
 from tests.browser.pages import ROOT, site_pages
 from tests.browser.reading import OPEN_SHADOWS
-from tests.browser.test_copy import copy_page, run_copies
 from tests.browser.test_diagrams import DIAGRAM_PAGES, diagram_problems
 from tests.browser.test_search import highlighted_marks, result_link, word_only_in_code
 from verified_docs import ledger as ledger_mod
@@ -42,6 +42,7 @@ def test_tabs_switch(zensical_page: Page) -> None:
 
 
 def test_copy_buttons_copy_programs_that_run_and_print_what_the_page_shows(zensical_page: Page, tmp_path: Path) -> None:
+    zensical_page.goto(PAGES["suspension/answer-later/"].url)
     problems, copies = copy_page(zensical_page, PAGES["suspension/answer-later/"])
     assert copies, "nothing was copied"
     for name, copied in copies.items():
