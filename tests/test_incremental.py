@@ -145,7 +145,8 @@ x = 1
 
 @pytest.mark.parametrize("case", ["tricky", "built"])
 def test_llms_full_parsed_in_parts_gives_the_blocks_of_a_whole_parse(case: str, request) -> None:
-    from verified_docs.site.twin_guard import _code, _tokens, code_blocks_in_parts, part_starts
+    from verified_docs.site.markdown_blocks import block_tokens
+    from verified_docs.site.twin_guard import _code, code_blocks_in_parts, part_starts
 
     if case == "tricky":
         text = TRICKY
@@ -160,7 +161,7 @@ def test_llms_full_parsed_in_parts_gives_the_blocks_of_a_whole_parse(case: str, 
         assert site.returncode == 0, site.output[-3000:]
         text = (site.site / "llms-full.txt").read_text(encoding="utf-8")
         assert len(part_starts(text.split("\n"))) > 10, "a part per twin"
-    assert code_blocks_in_parts(text) == _code(_tokens(text))
+    assert code_blocks_in_parts(text) == _code(block_tokens(text))
 
 
 def test_under_zensical_a_pages_code_links_are_put_back_only_while_what_they_follow_from_holds(tmp_path: Path) -> None:

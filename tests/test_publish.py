@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SNIPPETS
-from verified_docs.site.publish import _exchange, swap_in
+from verified_docs.site.publish import _exchange, swap_in, sync_into
 
 
 def group_gone(pgid: int) -> bool:
@@ -170,3 +170,25 @@ def test_the_two_trees_are_exchanged_in_one_step_here(tmp_path: Path) -> None:
     (b / "index.html").write_text("b")
     assert _exchange(a, b) is True
     assert (a / "index.html").read_text() == "b" and (b / "index.html").read_text() == "a"
+
+
+def test_sync_copies_only_changed_bytes_and_gives_rewritten_same_bytes_the_new_time(tmp_path: Path) -> None:
+    """sync_into: a file written again with the same bytes (a new time) is not copied but takes
+    the new time; a file of the same size with other bytes is copied; one the build lacks goes."""
+    new, served = tmp_path / "new", tmp_path / "served"
+    new.mkdir()
+    for name, text in {"index.html": "home", "same.html": "same", "edited.html": "aaaa", "gone.html": "x"}.items():
+        (new / name).write_text(text)
+    assert sync_into(new, served) == 4
+    (new / "gone.html").unlink()
+    later = time.time_ns() + 5_000_000_000
+    for name, text in {"same.html": "same", "edited.html": "bbbb"}.items():
+        (new / name).write_text(text)
+        os.utime(new / name, ns=(later, later))
+    inode = (served / "same.html").stat().st_ino
+    assert sync_into(new, served) == 2, "edited.html copied, gone.html removed, same.html kept"
+    assert (served / "edited.html").read_text() == "bbbb"
+    assert not (served / "gone.html").exists()
+    assert (served / "same.html").stat().st_ino == inode, "same bytes: the file was left in place"
+    assert (served / "same.html").stat().st_mtime_ns == later
+    assert sync_into(new, served) == 0

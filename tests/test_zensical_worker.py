@@ -72,3 +72,46 @@ def test_an_answer_that_is_not_this_builds_fails_it_and_the_next_build_starts_af
         assert worker._proc is None, "the process that answered out of turn is stopped"
         worker.build(config)
         assert (tmp_path / "site" / "index.html").is_file()
+
+
+_BUILD_TWICE = """
+import json, os, sys
+import zensical
+from verified_docs.site import zensical_worker
+if sys.argv[2] == "memo":
+    zensical_worker.memoise_collectors()
+os.chdir(os.path.dirname(sys.argv[1]))
+for _ in range(2):
+    zensical.build(sys.argv[1], {"strict": True, "clean": False})
+import zensical.collectors as c
+print(json.dumps({name: list(getattr(getattr(c, name), "cache_info", lambda: ())()) for _, name in zensical_worker.COLLECTORS}))
+"""
+
+
+def _site_bytes(site: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_the_worker_answers_unchanged_pages_scans_from_memory_and_builds_the_same_bytes(tmp_path: Path) -> None:
+    """memoise_collectors: the second build of unchanged pages is answered from the memo (hits
+    counted on both scans), and the site is byte for byte the site built without it."""
+    import subprocess
+    import sys
+
+    sites = {}
+    for mode in ("memo", "plain"):
+        config = _project(tmp_path / mode, "Text with [a link](other.md) and a {#named} anchor.")
+        done = subprocess.run(
+            [sys.executable, "-c", _BUILD_TWICE, str(config), mode], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        counts = json.loads(done.stdout.strip().splitlines()[-1])
+        if mode == "memo":
+            for name, (hits, misses, _, _) in counts.items():
+                assert misses > 0 and hits >= misses, f"{name}: {hits} hits, {misses} misses over two builds"
+        else:
+            assert all(info == [] for info in counts.values()), "the plain build has no memo"
+        sites[mode] = _site_bytes(tmp_path / mode / "site")
+    assert sites["memo"].keys() == sites["plain"].keys()
+    differing = [name for name in sites["memo"] if sites["memo"][name] != sites["plain"][name]]
+    assert not differing, f"the memo changed what Zensical wrote: {differing}"

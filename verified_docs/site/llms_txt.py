@@ -18,9 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from markdown_it import MarkdownIt
-
 from verified_docs.files import write_atomic
+from verified_docs.site.markdown_blocks import block_tokens
 from verified_docs.site.twins import Twin, write_twins
 
 LLMS_TXT = "llms.txt"
@@ -86,8 +85,9 @@ def nav_sections(nav: Any, pages: tuple[str, ...]) -> list[tuple[str, list[tuple
 def headings(markdown: str) -> tuple[str, tuple[str, ...]]:
     """The first level-1 heading of ``markdown`` and its level-2 headings, as written
     (CommonMark). Memoised by the text: the author loop writes ``llms.txt`` on every save,
-    from every twin, most of them unchanged."""
-    tokens = MarkdownIt("commonmark").parse(markdown)
+    from every twin, most of them unchanged; the twin's block parse is the one its guard reads
+    (:func:`~verified_docs.site.markdown_blocks.block_tokens`)."""
+    tokens = block_tokens(markdown)
     first, seconds = "", []
     for opening, inline in zip(tokens, tokens[1:], strict=False):
         if opening.type != "heading_open":

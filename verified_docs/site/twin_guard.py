@@ -23,7 +23,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from verified_docs.errors import Location, Problem
@@ -31,20 +30,12 @@ from verified_docs.ledger import fingerprint
 from verified_docs.site.built_html import parse_page
 from verified_docs.site.guard import allowed_blocks, built_page
 from verified_docs.site.llms_txt import LLMS_FULL, LLMS_TXT
+from verified_docs.site.markdown_blocks import block_tokens
 from verified_docs.site.twins import CODE_SPAN, TWIN_SUFFIX
 
 # What the render stage's markup looks like; none of it belongs in Markdown for a reader.
 _LEFT_MARKUP = re.compile(r"<!--|data-vd-|vd-claim")
 _LIST_LINK = re.compile(r"^- \[[^\]]*\]\(([^)\s]+)\)")
-
-
-@lru_cache(maxsize=128)
-def _tokens(text: str) -> tuple[Token, ...]:
-    """CommonMark's block tokens of ``text``: an ``inline`` token keeps its paragraph's or
-    heading's text unparsed (parsing it is most of the time a parse takes, and
-    :func:`_markup_left` needs only its code spans). Memoised by the text (the author loop
-    guards every twin on every save; an unchanged one then costs no parse); read only."""
-    return tuple(MarkdownIt("commonmark").disable("inline").parse(text))
 
 
 def _code(tokens: Sequence[Token]) -> list[tuple[int, str]]:
@@ -111,15 +102,15 @@ def part_starts(lines: list[str]) -> list[int]:
 def code_blocks_in_parts(text: str) -> list[tuple[int, str]]:
     """:func:`_code` of ``text`` (``llms-full.txt``: every twin, one after the other), parsed part
     by part, each part from one :func:`part_starts` line to the next, each parse memoised
-    (:func:`_tokens`): the author loop guards the site on every save, and only the twins that
-    changed are parsed again. The same blocks, at the same lines, as a parse of the whole text
+    (:func:`~verified_docs.site.markdown_blocks.block_tokens`): the author loop guards the site
+    on every save, and only the twins that changed are parsed again. The same blocks, at the same lines, as a parse of the whole text
     (``tests/test_incremental.py`` compares them)."""
     lines = text.split("\n")
     bounds = [0, *[i for i in part_starts(lines) if i], len(lines)]
     out = []
     for start, end in zip(bounds, bounds[1:], strict=False):
         part = "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
-        out += [(line + start if line else 0, code) for line, code in _code(_tokens(part))]
+        out += [(line + start if line else 0, code) for line, code in _code(block_tokens(part))]
     return out
 
 
@@ -128,7 +119,7 @@ def _twin_facts(text: str) -> tuple[tuple[tuple[int, str], ...], tuple[str, ...]
     """What the checks read of a twin's text: its code blocks (line, text), their fingerprints,
     and the render stage's markup left in it. Memoised by the text, as the parse is: the author
     loop guards every twin on every save."""
-    tokens = _tokens(text)
+    tokens = block_tokens(text)
     blocks = tuple(_code(tokens))
     return blocks, tuple(fingerprint(code) for _, code in blocks), tuple(_markup_left(tokens))
 
