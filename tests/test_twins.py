@@ -4,12 +4,13 @@ writes them, a program with a section and its golden output."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from verified_docs.errors import SourceError
-from verified_docs.site.llms_txt import LLMS_FULL, LLMS_TXT, nav_sections, write_llm_files
+from verified_docs.site.llms_txt import LLMS_FULL, LLMS_TXT, nav_sections, plan_llm_files, write_llm_files
 from verified_docs.site.twins import page_address, relative, twin_address, twin_of
 
 PROGRAM = '''"""A demo."""
@@ -210,6 +211,31 @@ def test_llms_txt_lists_every_twin_by_nav_section_and_llms_full_holds_them_all(t
     head = "# Demo site\n\n> A site about a demo.\n\nEvery page of this site follows as Markdown, in the order of [llms.txt](llms.txt).\n\n"
     assert full == head + "\n".join(t.text_from_root for t in written.twins)
     assert written.llms_full == len(full.encode("utf-8")) and (docs / "index.md").is_file()
+
+
+def test_planned_llm_files_write_nothing_until_written_then_only_what_changed_or_went(tmp_path: Path) -> None:
+    """plan_llm_files reads the rendered tree only (the author loop runs it while Zensical
+    builds); write() then writes the twins made anew, any kept twin the site lost, and the two
+    indexes, the same bytes write_llm_files writes."""
+    config = _project(tmp_path)
+    site = config.parent / "site"
+    pages = ("guide/demo.md", "index.md")
+    first = plan_llm_files(config, pages)
+    assert not site.exists() or not any(site.rglob("*.md")), "planning wrote a file"
+    first.write()
+    wrote = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    guide, home = site / "guide" / "demo" / "index.html.md", site / "index.html.md"
+    home.unlink()  # a generator that cleans the site removed a kept twin
+    before = guide.stat().st_mtime_ns
+    again = plan_llm_files(config, pages, rewrite=(), kept=first.every)
+    assert again.again == frozenset() and again.every == first.every
+    again.write()
+    assert home.read_bytes() == wrote[home], "the kept twin the site lost is written again"
+    assert guide.stat().st_mtime_ns == before, "a kept twin still in the site is left alone"
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == wrote
+    shutil.rmtree(site)
+    write_llm_files(config, pages)
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == wrote
 
 
 def test_pages_outside_a_nav_section_or_the_nav_go_under_other_pages() -> None:

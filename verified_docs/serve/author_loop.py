@@ -4,7 +4,7 @@ again on every save.
 It serves the last site that passed every check of the build (:mod:`verified_docs.serve.preview`) and
 watches ``snippets/``, ``examples/``, ``rules/``, ``docs/`` and the root's ``mkdocs.yml``,
 ``pyproject.toml`` (and a ``conftest.py`` there, should the project have one; watchfiles: inotify here, so a save is seen within its
-50 ms settling step). Each save starts a *cycle*:
+settling step, :data:`WATCH_STEP_MS`). Each save starts a *cycle*:
 
 1. discover the scenarios (parsed ones reused, :class:`~verified_docs.cache.ParsedScenarios`) and verify them
    through the result cache (:mod:`verified_docs.cache`): only a scenario whose inputs changed since it
@@ -47,6 +47,10 @@ from verified_docs.verify_stage import Verified, verify_and_record
 
 WATCHED_DIRS = ("snippets", "examples", "rules", "docs")
 WATCHED_FILES = ("mkdocs.yml", "pyproject.toml", "conftest.py")
+# How long watchfiles waits for more changes after one before it reports the batch (its default
+# is 50 ms). An editor's save is one write and a rename, well inside 20 ms; a save that spans
+# two batches starts one more cycle, which finds what the second batch changed.
+WATCH_STEP_MS = 20
 SERVED = Path("build") / "serve" / "site"
 DEFAULT_ADDR = "127.0.0.1:8000"
 
@@ -184,7 +188,9 @@ def _watch(
 ) -> None:
     import watchfiles
 
-    for batch in watchfiles.watch(*paths, recursive=recursive, stop_event=stop, raise_interrupt=False):
+    for batch in watchfiles.watch(
+        *paths, recursive=recursive, stop_event=stop, raise_interrupt=False, step=WATCH_STEP_MS
+    ):
         for _, path in batch:
             if keep(path):
                 changes.put(path)

@@ -16,7 +16,7 @@ One :class:`IncrementalSite` per serve session. Each :meth:`~IncrementalSite.bui
    (:class:`~verified_docs.site.generator.ZensicalWorker`), whose own cache (``.cache/`` beside
    the configuration) answers the unchanged pages' Markdown;
 5. the code links of the pages written, the twins of the changed pages (the others kept),
-   ``llms.txt`` and ``llms-full.txt`` whole;
+   ``llms.txt`` and ``llms-full.txt`` whole (made while Zensical builds, written after it);
 6. the guard of the whole site, as ``nox -s docs`` runs it (each page's HTML is parsed once per
    text, so an unchanged page costs a read), and only then the served copy updated file by
    file (:func:`~verified_docs.site.publish.sync_into`).
@@ -27,6 +27,7 @@ Any failure raises as the build's stages raise; the served copy is then left as 
 from __future__ import annotations
 
 import hashlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,8 +40,10 @@ from verified_docs.render.page_inputs import page_digests
 from verified_docs.scenario.digest import digests_kept
 from verified_docs.scenario.records import Scenario
 from verified_docs.site.generator import GeneratorFailed, ZensicalWorker
+from verified_docs.site.llms_txt import LlmFiles, plan_llm_files
 from verified_docs.site.mkdocs_session import MkDocsSession
 from verified_docs.site.publish import sync_into
+from verified_docs.site.twin_guard import read_ahead
 
 RENDERED = Path("build") / "serve" / "rendered"
 
@@ -97,19 +100,43 @@ class IncrementalSite:
             tree = pipeline.render(
                 root, self.out, report=False, only=None if full else frozenset(changed), scenarios=found
             )
-            built_pages = self._generate(tree, full, changed)
+            built_pages, llm_files = self._generate_and_plan_twins(tree, full, changed)
             pages = None if built_pages is None else {self._html(tree, p) for p in built_pages}
             if pages is None and self.generator != "mkdocs":
                 pages = self._kept_links(tree, digests)
             pipeline.link_code(tree, pages)
             self._keep_links(tree, digests, pages)
-            self._twin(tree, None if full else changed)
+            self._twins = llm_files.every
+            llm_files.write()
             self._digests = digests  # the rendered tree, the HTML and the twins all hold these inputs
             pipeline.guard(root, tree.site_dir)
         finally:
             fences.stop()
         synced = sync_into(tree.site_dir, served)
         return Built(full, tree.rendered, len(digests) if built_pages is None else len(built_pages), synced)
+
+    def _generate_and_plan_twins(self, tree, full: bool, changed: set[str]) -> tuple[set[str] | None, LlmFiles]:
+        """:meth:`_generate`, and the twins, ``llms.txt`` and ``llms-full.txt`` made (not
+        written: the generator may clean the site) for every page, only the changed pages' twins
+        made anew. Under Zensical, whose build runs in its own process, they are made meanwhile
+        in this one, and parsed ahead for the guard
+        (:func:`~verified_docs.site.twin_guard.read_ahead`): the twins read only the rendered
+        tree. A generator failure is raised first, as the stages run in that order."""
+
+        def plan() -> LlmFiles:
+            return plan_llm_files(tree.config, tree.pages, rewrite=None if full else changed, kept=self._twins)
+
+        if self.generator == "mkdocs":  # in this process: nothing to overlap
+            return self._generate(tree, full, changed), plan()
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            building = pool.submit(self._generate, tree, full, changed)
+            try:
+                planned = plan()
+                read_ahead((twin.text for twin in planned.every.values()), planned.full)
+            except Exception:
+                building.result()  # the generator's failure, when there is one, comes first
+                raise
+            return building.result(), planned
 
     def _generate(self, tree, full: bool, changed: set[str]) -> set[str] | None:
         """Build the HTML; the pages written (src_uri), None for every page."""
@@ -191,12 +218,6 @@ class IncrementalSite:
 
         address = page_address(src_uri)
         return tree.site_dir / (address + "index.html" if address.endswith("/") or not address else address)
-
-    def _twin(self, tree, changed: set[str] | None) -> None:
-        from verified_docs.site.llms_txt import write_llm_files
-
-        written = write_llm_files(tree.config, tree.pages, rewrite=changed, kept=self._twins)
-        self._twins = {t.src_uri: t for t in written.twins}
 
     def close(self) -> None:
         if self._session is not None:

@@ -47,13 +47,10 @@ class _Elements(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.open: list[tuple[str, Element | None]] = []
         self.found: list[Element] = []
-        self.links: list[str] = []
         self.in_code = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        if tag == "a" and LINK_CLASS in (values.get("class") or "").split():
-            self.links.append(values.get("href") or "")
         if tag in _VOID:
             return
         element = None
@@ -80,20 +77,20 @@ class _Elements(HTMLParser):
 
 
 @lru_cache(maxsize=128)
-def read_elements(html_text: str) -> tuple[tuple[Element, ...], tuple[str, ...]]:
-    """The ``data-vd-api*`` elements of a page, in order, and the ``href`` of each code link.
-    Memoised by the page's text: the author loop guards the whole site on every save, and
+def read_elements(html_text: str) -> tuple[Element, ...]:
+    """The ``data-vd-api*`` elements of a page, in order (its code links are the guard's
+    :func:`~verified_docs.site.built_html.parse_page`'s, one parse for every check). Memoised by the page's text: the author loop guards the whole site on every save, and
     an unchanged page then costs no parse."""
     parser = _Elements()
     parser.feed(html_text)
     parser.close()
-    return tuple(parser.found), tuple(parser.links)
+    return tuple(parser.found)
 
 
 def _page_problems(where: Location, built: str, html_text: str, expected: list) -> list[Problem]:
     """What the built page (``built``, its path in the site) shows wrong of the ``expected``
     entries, at the directive ``where`` asked for them."""
-    found, _ = read_elements(html_text)
+    found = read_elements(html_text)
     by_key = {(e.attribute, e.value): e for e in found}
     problems = []
 
@@ -171,7 +168,7 @@ def code_link_problems(site: Path) -> list[Problem]:
         text = page.read_text(encoding="utf-8")
         if LINK_CLASS not in text:
             continue
-        for href in sorted(set(read_elements(text)[1])):
+        for href in sorted(set(parse_page(text).code_links)):
             parts = urlsplit(href)
             rel = posixpath.normpath(posixpath.join(page.parent.relative_to(site).as_posix(), unquote(parts.path)))
             target = site / rel

@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from verified_docs.render.directive import MARKER_ATTRIBUTE
+from verified_docs.site.code_links import LINK_CLASS
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,9 @@ class ParsedPage:
     """What the guard reads from one HTML page: the text of each ``<pre>``, in order; each
     directive marker's value with the tags and classes of the elements around it; every ``id``
     attribute; each heading's (id, text); the text of each ``<p>`` inside the content
-    (``.md-content``); and the addresses it loads (``img``/``script``/... ``src``, a
-    stylesheet's or icon's ``href``, ``srcset`` entries)."""
+    (``.md-content``); the addresses it loads (``img``/``script``/... ``src``, a
+    stylesheet's or icon's ``href``, ``srcset`` entries); and the ``href`` of each code link
+    (an ``a`` of class :data:`~verified_docs.site.code_links.LINK_CLASS`), in order."""
 
     blocks: tuple[str, ...]
     markers: tuple[tuple[str, frozenset[tuple[str, str]]], ...]
@@ -60,6 +62,7 @@ class ParsedPage:
     headings: tuple[tuple[str, str], ...]
     paragraphs: tuple[str, ...]
     loads: tuple[str, ...]
+    code_links: tuple[str, ...]
 
 
 class _PageParser(HTMLParser):
@@ -74,12 +77,15 @@ class _PageParser(HTMLParser):
         self.loads: list[str] = []
         self.headings: list[tuple[str, str]] = []
         self.paragraphs: list[str] = []
+        self.code_links: list[str] = []
         self.heading: tuple[str, list[str]] | None = None  # (id, texts) of the heading open
         self.paragraph: list[str] | None = None  # texts of the content paragraph open
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = self._note(attrs)
         self._loaded(tag, values)
+        if tag == "a" and LINK_CLASS in (values.get("class") or "").split():
+            self.code_links.append(values.get("href") or "")
         if tag == "pre":
             self.depth += 1
         elif tag in _HEADINGS:
@@ -151,6 +157,7 @@ def parse_page(html_text: str) -> ParsedPage:
         tuple(parser.headings),
         tuple(parser.paragraphs),
         tuple(parser.loads),
+        tuple(parser.code_links),
     )
 
 

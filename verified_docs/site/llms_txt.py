@@ -20,7 +20,7 @@ from typing import Any, Iterable
 
 from verified_docs.files import write_atomic
 from verified_docs.site.markdown_blocks import block_tokens
-from verified_docs.site.twins import Twin, write_twins
+from verified_docs.site.twins import Twin, make_twins
 
 LLMS_TXT = "llms.txt"
 LLMS_FULL = "llms-full.txt"
@@ -144,20 +144,46 @@ def llms_full(config: Any, ordered: list[Twin]) -> str:
     return "\n".join([_head(config), intro, *(t.text_from_root for t in ordered)])
 
 
-def write_llm_files(
+@dataclass(frozen=True)
+class LlmFiles:
+    """Every page's twin, ``llms.txt`` and ``llms-full.txt``, made for one site and not yet
+    written (:func:`plan_llm_files`): ``site_dir`` is where :meth:`write` puts them, ``every``
+    each page's twin (src_uri -> twin), ``again`` the pages whose twin was made anew (the others
+    were kept), ``twins`` the twins in nav order, ``index`` and ``full`` the two files' text."""
+
+    site_dir: Path
+    every: dict[str, Twin]
+    twins: tuple[Twin, ...]
+    again: frozenset[str]
+    index: str
+    full: str
+
+    def write(self) -> Written:
+        """Write the twins made anew, any kept twin missing from the site (a generator that
+        cleans it, as Zensical does, removed it), ``llms.txt`` and ``llms-full.txt``, each
+        atomically. Run after the generator and before the guard."""
+        for twin in self.every.values():
+            if twin.src_uri in self.again or not (self.site_dir / twin.twin).is_file():
+                write_atomic(self.site_dir / twin.twin, twin.text)
+        write_atomic(self.site_dir / LLMS_TXT, self.index)
+        write_atomic(self.site_dir / LLMS_FULL, self.full)
+        return Written(self.twins, len(self.index.encode("utf-8")), len(self.full.encode("utf-8")))
+
+
+def plan_llm_files(
     config_path: Path,
     pages: tuple[str, ...],
     *,
     rewrite: Iterable[str] | None = None,
     kept: dict[str, Twin] | None = None,
-) -> Written:
-    """Write every page's twin, ``llms.txt`` and ``llms-full.txt`` into the site the generated
+) -> LlmFiles:
+    """Make every page's twin, ``llms.txt`` and ``llms-full.txt`` for the site the generated
     configuration at ``config_path`` builds (its ``site_dir``), from the rendered pages under
-    its ``docs_dir`` (``pages``: posix, below it). Run after the generator and before the guard.
-    With ``rewrite`` (the author loop's rebuilt pages), only those twins are written again, and
-    the others are taken from ``kept`` (src_uri -> the twin written earlier; a page it lacks
-    is written too). Raises :class:`~verified_docs.errors.SourceError` as
-    :func:`~verified_docs.site.twins.twin_of` does."""
+    its ``docs_dir`` (``pages``: posix, below it), writing nothing: it reads only the rendered
+    tree, so it may run while the generator builds. With ``rewrite`` (the author loop's
+    rebuilt pages), only those twins are made again, and the others are taken from ``kept``
+    (src_uri -> the twin made earlier; a page it lacks is made too). Raises
+    :class:`~verified_docs.errors.SourceError` as :func:`~verified_docs.site.twins.twin_of` does."""
     from verified_docs.render.pages import load_config
 
     config_path = Path(config_path)
@@ -166,15 +192,22 @@ def write_llm_files(
     site_dir = config_path.parent / str(config.get("site_dir", "site"))
     kept = kept or {}
     again = set(pages) if rewrite is None else {p for p in pages if p in set(rewrite) or p not in kept}
-    made = {t.src_uri: t for t in write_twins(docs_dir, site_dir, tuple(p for p in pages if p in again), config)}
+    made = {t.src_uri: t for t in make_twins(docs_dir, tuple(p for p in pages if p in again), config)}
     twins = {uri: made[uri] if uri in again else kept[uri] for uri in pages}
-    for uri in set(pages) - again:  # a generator that cleaned the site (Zensical) removed them
-        if not (site_dir / twins[uri].twin).is_file():
-            write_atomic(site_dir / twins[uri].twin, twins[uri].text)
-    index = llms_txt(config, twins)
     order = [uri for _, entries in nav_sections(config.get("nav"), tuple(twins)) for _, uri in entries]
-    ordered = [twins[uri] for uri in dict.fromkeys(order) if uri in twins]
-    full = llms_full(config, ordered)
-    write_atomic(site_dir / LLMS_TXT, index)
-    write_atomic(site_dir / LLMS_FULL, full)
-    return Written(tuple(ordered), len(index.encode("utf-8")), len(full.encode("utf-8")))
+    ordered = tuple(twins[uri] for uri in dict.fromkeys(order) if uri in twins)
+    index, full = llms_txt(config, twins), llms_full(config, list(ordered))
+    return LlmFiles(site_dir, twins, ordered, frozenset(again), index, full)
+
+
+def write_llm_files(
+    config_path: Path,
+    pages: tuple[str, ...],
+    *,
+    rewrite: Iterable[str] | None = None,
+    kept: dict[str, Twin] | None = None,
+) -> Written:
+    """:func:`plan_llm_files`, written (:meth:`LlmFiles.write`): every page's twin,
+    ``llms.txt`` and ``llms-full.txt`` in the built site. Run after the generator and before
+    the guard. Raises as :func:`plan_llm_files` does."""
+    return plan_llm_files(config_path, pages, rewrite=rewrite, kept=kept).write()

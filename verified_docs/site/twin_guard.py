@@ -21,7 +21,7 @@ import posixpath
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from markdown_it.token import Token
 
@@ -103,8 +103,8 @@ def code_blocks_in_parts(text: str) -> list[tuple[int, str]]:
     """:func:`_code` of ``text`` (``llms-full.txt``: every twin, one after the other), parsed part
     by part, each part from one :func:`part_starts` line to the next, each parse memoised
     (:func:`~verified_docs.site.markdown_blocks.block_tokens`): the author loop guards the site
-    on every save, and only the twins that changed are parsed again. The same blocks, at the same lines, as a parse of the whole text
-    (``tests/test_incremental.py`` compares them)."""
+    on every save, and only the twins that changed are parsed again. The same blocks, at the
+    same lines, as a parse of the whole text (``tests/test_incremental.py`` compares them)."""
     lines = text.split("\n")
     bounds = [0, *[i for i in part_starts(lines) if i], len(lines)]
     out = []
@@ -133,6 +133,15 @@ def _page_fingerprints(html_text: str) -> tuple[str, ...]:
 def _full_blocks(text: str) -> tuple[tuple[int, str, str], ...]:
     """:func:`code_blocks_in_parts` of ``llms-full.txt``, each block with its fingerprint."""
     return tuple((at, code, fingerprint(code)) for at, code in code_blocks_in_parts(text))
+
+
+def read_ahead(twins: Iterable[str], full: str) -> None:
+    """Parse the texts of twins and of ``llms-full.txt`` about to be written, as the guard will
+    read them, so its later read of the same texts is answered from the memo. For the author
+    loop, which runs this while the generator builds in another process."""
+    for text in twins:
+        _twin_facts(text)
+    _full_blocks(full)
 
 
 def twin_file(html_page: Path) -> Path:

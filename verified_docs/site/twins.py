@@ -394,14 +394,15 @@ def snippet_bases(config: dict) -> tuple[Path, ...]:
     return ()
 
 
-def write_twins(docs_dir: Path, site_dir: Path, pages: tuple[str, ...], config: dict) -> Iterator[Twin]:
-    """Write the twin of every page in ``pages`` (posix, below the rendered ``docs_dir``) into
-    ``site_dir``, and yield each. ``config`` is the generated ``mkdocs.yml``, read for the site's
-    name, its snippet folders and ``use_directory_urls``. Each page is read as the
-    generator's Markdown reads it after pymdownx.snippets
-    (:func:`~verified_docs.render.includes.snippets_pass`: the render stage leaves a page's
-    include lines to the generator when it shows an escaped marker, and the twin shows the
-    marker as the HTML does). Raises :class:`SourceError` as :func:`twin_of` does."""
+def make_twins(docs_dir: Path, pages: tuple[str, ...], config: dict) -> Iterator[Twin]:
+    """The twin of every page in ``pages`` (posix, below the rendered ``docs_dir``), made and
+    not written. ``config`` is the generated ``mkdocs.yml``, read for the site's name, its
+    snippet folders and ``use_directory_urls``. Each page is read as the generator's Markdown
+    reads it after pymdownx.snippets (:func:`~verified_docs.render.includes.snippets_pass`: the
+    render stage leaves a page's include lines to the generator when it shows an escaped
+    marker, and the twin shows the marker as the HTML does). It reads only the rendered tree,
+    never the built site, so the author loop makes the twins while a generator builds.
+    Raises :class:`SourceError` as :func:`twin_of` does."""
     from verified_docs.render.includes import snippets_pass
 
     bases = snippet_bases(config)
@@ -410,7 +411,7 @@ def write_twins(docs_dir: Path, site_dir: Path, pages: tuple[str, ...], config: 
     for src_uri in pages:
         page = Path(docs_dir) / src_uri
         text = page.read_text(encoding="utf-8")
-        twin = twin_of(
+        yield twin_of(
             text if options is None else snippets_pass(text, options, page),
             src_uri,
             file=page,
@@ -418,5 +419,10 @@ def write_twins(docs_dir: Path, site_dir: Path, pages: tuple[str, ...], config: 
             site_name=str(config.get("site_name", "")),
             directory_urls=directory_urls,
         )
+
+
+def write_twins(docs_dir: Path, site_dir: Path, pages: tuple[str, ...], config: dict) -> Iterator[Twin]:
+    """:func:`make_twins`, each twin written into ``site_dir`` (atomically) before it is yielded."""
+    for twin in make_twins(docs_dir, pages, config):
         write_atomic(Path(site_dir) / twin.twin, twin.text)
         yield twin
