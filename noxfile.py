@@ -427,7 +427,8 @@ def bench(session: nox.Session) -> None:
     """Print benchmark figures and ratios against their targets, from CPU time or paired wall times, which load cannot skew.
 
     `-- --quick`: every ratio with fewer samples; `-- author-loop [mkdocs|zensical]`: only the author loop's
-    save-to-reloaded-page figures, snippet and prose edit, against their 1 s and 2 s targets."""
+    save-to-reloaded-page figures, snippet and prose edit, against their 1 s and 2 s targets;
+    `-- --json FILE`: also write the ratios to FILE; `-- --compare A B`: two such files side by side."""
     # It times `nox -s docs` itself, and the author loop under both generators.
     _install(session, "--extra", "docs", "--extra", "zensical", "--group", "ci")
     session.run("python", "-m", "verified_docs.tools.bench", *session.posargs, env=QUIET_MKDOCS)

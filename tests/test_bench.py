@@ -154,3 +154,22 @@ def test_each_author_loop_edit_is_one_line_no_claimed_sentence_holds(edit: bench
     near = " ".join(edit.line.split(edit.word)[0].split()[-3:] + [edit.word])  # the words before it
     claimed = [s for s in record.get(page, {}).values() if near in s] if page else []
     assert not claimed, f"{edit.file}: the bench's edit of {edit.word!r} changes a claimed sentence: {claimed}"
+
+
+def test_compare_sets_two_runs_side_by_side_and_fails_a_ratio_apart_or_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    quiet, loaded = tmp_path / "quiet.json", tmp_path / "loaded.json"
+    quiet.write_text(json.dumps([{"name": "a", "value": 0.5}, {"name": "b", "value": 2.0}]))
+    loaded.write_text(json.dumps([{"name": "a", "value": 0.57}, {"name": "b", "value": 1.71}]))
+    assert bench.main(["--compare", str(quiet), str(loaded)]) == 0
+    out = capsys.readouterr().out
+    assert "| a | 0.500 | 0.570 | +14.0% | yes |" in out and "| b | 2.000 | 1.710 | -14.5% | yes |" in out
+    loaded.write_text(json.dumps([{"name": "a", "value": 0.58}, {"name": "c", "value": 1.0}]))
+    assert bench.main(["--compare", str(quiet), str(loaded)]) == 1
+    out = capsys.readouterr().out
+    assert "| a | 0.500 | 0.580 | +16.0% | NO |" in out and "| b | 2.000 | missing | - | NO |" in out
+    assert "0 of 3 ratios agree; apart: a, b, c" in out
+    loaded.write_text("not json")
+    with pytest.raises(SystemExit, match="loaded.json: not a bench --json file"):
+        bench.main(["--compare", str(quiet), str(loaded)])

@@ -62,7 +62,9 @@ pass without any check (so the variants' small share counts with them: the ratio
 out higher than the full bench's), and without the figures no ratio uses (verification from
 cold interpreters). ``nox -s
 bench -- author-loop [mkdocs|zensical]`` prints only the author loop's figures and targets. ``--json FILE`` also
-writes every ratio to FILE, to set two runs side by side.
+writes every ratio to FILE, and ``--compare A B`` sets two such files side by side: each
+ratio's change, and whether it stays within ±15% (:data:`AGREEMENT`; a quiet run and a run
+beside a ``nox -s docs -- --force`` loop must).
 
 Run as ``nox -s bench`` (it needs nox itself to run ``nox -s docs``).
 """
@@ -753,15 +755,82 @@ def print_ratios(ratios: list[Ratio]) -> None:
         )
 
 
+AGREEMENT = 0.15  # issue 25: a quiet run and a loaded one agree within this share on every ratio
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """One ratio of two runs (``--json`` files) side by side: ``first`` and ``second`` its values
+    (None where that run lacks it) and ``change`` = second / first - 1."""
+
+    name: str
+    first: float | None
+    second: float | None
+
+    @property
+    def change(self) -> float | None:
+        if self.first is None or self.second is None or self.first == 0:
+            return None
+        return self.second / self.first - 1
+
+    @property
+    def agrees(self) -> bool:
+        return self.change is not None and abs(self.change) <= AGREEMENT
+
+
+def agreements(first: list[dict], second: list[dict]) -> list[Agreement]:
+    """Each ratio named in either run (lists as ``--json`` writes them), in the first's order."""
+    a = {r["name"]: float(r["value"]) for r in first}
+    b = {r["name"]: float(r["value"]) for r in second}
+    return [Agreement(name, a.get(name), b.get(name)) for name in dict.fromkeys([*a, *b])]
+
+
+def _read_ratios(path: Path) -> list[dict]:
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise SystemExit(
+            f"{path}: not a bench --json file ({e}); write one with: nox -s bench -- --quick --json {path}"
+        ) from None
+    if not isinstance(found, list) or not all(isinstance(r, dict) and {"name", "value"} <= r.keys() for r in found):
+        raise SystemExit(f"{path}: not a bench --json file (a list of ratios, each with a name and a value)")
+    return found
+
+
+def compare(first: Path, second: Path) -> int:
+    """Print each ratio of the two runs side by side with its change; 0 when every ratio is in
+    both and agrees within :data:`AGREEMENT`, else 1."""
+    rows = agreements(_read_ratios(first), _read_ratios(second))
+    print(f"| ratio | {first.name} | {second.name} | change | within ±{AGREEMENT:.0%} |")
+    print("|---|---|---|---|---|")
+    for row in rows:
+        shown = [f"{v:.3f}" if v is not None else "missing" for v in (row.first, row.second)]
+        change = f"{row.change:+.1%}" if row.change is not None else "-"
+        print(f"| {row.name} | {shown[0]} | {shown[1]} | {change} | {'yes' if row.agrees else 'NO'} |")
+    apart = [r.name for r in rows if not r.agrees]
+    print(f"{len(rows) - len(apart)} of {len(rows)} ratios agree" + (f"; apart: {', '.join(apart)}" if apart else ""))
+    return 1 if apart else 0
+
+
 def main(argv: list[str]) -> int:
-    """``[--quick] [author-loop] [--json FILE]``: measure, print every figure and the ratios."""
+    """``[--quick] [author-loop] [--json FILE]``: measure, print every figure and the ratios.
+    ``--compare A B``: set two ``--json`` files side by side instead (exit 1 when they disagree)."""
     parser = argparse.ArgumentParser(prog="nox -s bench --", description=__doc__.split("\n\n")[0])
     parser.add_argument("only", nargs="?", choices=["author-loop"], help="only the author loop's figures")
     # No `choices` here: argparse checks an empty list against them too, and refuses it.
     parser.add_argument("generator", nargs="*", help="the author loop's generators: mkdocs, zensical (default: both)")
     parser.add_argument("--quick", action="store_true", help="every ratio in under 5 minutes (fewer samples)")
     parser.add_argument("--json", type=Path, help="also write the ratios to this file")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("A", "B"),
+        help=f"set two --json files side by side (±{AGREEMENT:.0%})",
+    )
     args = parser.parse_args(argv)
+    if args.compare:
+        return compare(*args.compare)
     for name in args.generator:
         if name not in ("mkdocs", "zensical") or not args.only:
             parser.error(f"{name!r}: a generator follows author-loop, and is mkdocs or zensical")
