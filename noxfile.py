@@ -424,7 +424,7 @@ def _locked_versions(path: Path) -> dict[str, str]:
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
-    """Print benchmark figures and ratios against their targets, from CPU time or paired wall times, which load cannot skew.
+    """Print benchmark figures and ratios against their targets, from CPU time or paired wall times.
 
     `-- --quick`: every ratio with fewer samples; `-- author-loop [mkdocs|zensical]`: only the author loop's
     save-to-reloaded-page figures, snippet and prose edit, against their 1 s and 2 s targets;

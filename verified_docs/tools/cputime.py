@@ -1,8 +1,11 @@
-"""CPU time of process trees, and paired wall times, for ``nox -s bench``: figures that a shared
-machine cannot skew.
+"""CPU time of process trees, and paired wall times, for ``nox -s bench``: figures meant to
+hold on a shared machine.
 
-A loaded machine makes a process wait longer for a core; it does not make it spend more CPU
-on its work. So where the question is what something costs, the bench reads user + system
+A loaded machine makes a process wait longer for a core, which CPU time does not count. It
+does not leave CPU time untouched, though: on this 2-core VM a cold ``import toolnexus`` took
+0.57 CPU seconds quiet and 0.80 beside a ``nox -s docs -- --force`` loop (2026-12-07), and the
+host itself runs the cores faster or slower from one minute to the next. Where the question is
+what something costs, the bench reads user + system
 seconds as the kernel counts them, of a process and of every descendant it waited for
 (``os.wait4`` for a command, ``resource.getrusage`` of this process and its reaped children for
 work done in process). Where the question is how long someone waits, the two sides of a ratio
