@@ -93,6 +93,24 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     items.sort(key=order)
 
 
+FENCES_COLLECTED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # A guard test checks every Python block of the site against the docs' fences that ran in
+    # this session; in a session without them it could only fail, after a verification and a
+    # build, naming every fence. It fails at once instead, before its fixtures, naming the run
+    # that works.
+    if item.get_closest_marker("guard") is not None and not item.config.stash.get(FENCES_COLLECTED, True):
+        pytest.fail(
+            f"{item.nodeid} (marked guard) checks the built site against the docs' Python fences that ran in "
+            f"this session, and none was collected: add the docs to the run, e.g. "
+            f"nox -s tests -- docs {item.nodeid.split('::')[0]}",
+            pytrace=False,
+        )
+
+
 @dataclass(frozen=True)
 class Verification:
     """Every verdict of this session, by scenario name, and the ledger they produced."""
@@ -202,6 +220,8 @@ ZENSICAL_STARTED = pytest.StashKey[Callable[[], BuiltSite]]()
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     session.config.stash[USED_FIXTURES] = {n for item in session.items for n in getattr(item, "fixturenames", ())}
+    # After deselection (-k, -m): the items that will run.
+    session.config.stash[FENCES_COLLECTED] = any(getattr(i, "test_definition", None) is not None for i in session.items)
 
 
 def _start_zensical(config: pytest.Config, verification: Verification, factory: pytest.TempPathFactory) -> None:

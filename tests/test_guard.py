@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from conftest import ROOT, BuiltSite, Verification
@@ -74,3 +77,19 @@ def test_a_published_program_that_was_not_verified_or_was_altered_is_caught(
         f"published program {rel} differs from the verified file",
         "published program snippets/extra.py was not verified green in this build",
     ]
+
+
+def test_a_guard_test_run_without_the_docs_fences_fails_at_once_naming_the_run_that_works() -> None:
+    """Alone, a guard test could only fail after a verification and a build, naming every fence
+    as not executed; the conftest fails it before its fixtures, and its message names the fix."""
+    alone = "tests/test_guard.py::test_every_code_block_in_the_site_ran"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", alone],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "1 error in" in done.stdout and "none was collected" in done.stdout
+    assert "nox -s tests -- docs tests/test_guard.py" in done.stdout
