@@ -8,15 +8,19 @@ must tell which it did.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from verified_docs.run import forkserver
 from verified_docs.run.forkserver import ForkServer
 from verified_docs.run.languages import environment, worker_environment
 from verified_docs.tools import bench, cputime
+from verified_docs.verify_stage import Verified
 
 SPIN = "import time\nt = time.process_time()\nwhile time.process_time() - t < {s}: pass\n"
 SLEEP = "import time\ntime.sleep({s})\n"
@@ -173,3 +177,79 @@ def test_compare_sets_two_runs_side_by_side_and_fails_a_ratio_apart_or_missing(
     loaded.write_text("not json")
     with pytest.raises(SystemExit, match="loaded.json: not a bench --json file"):
         bench.main(["--compare", str(quiet), str(loaded)])
+
+
+def test_interleaved_rotates_the_sides_each_part_and_sums_each_sides_parts() -> None:
+    calls: list[tuple[str, int]] = []
+
+    def side(name: str, cpu: float):
+        def part(i: int) -> cputime.Meter:
+            calls.append((name, i))
+            return cputime.Meter(wall_s=1.0, self_cpu_s=cpu, children_cpu_s=cpu * (i + 1))
+
+        return part
+
+    got = cputime.interleaved({"a": side("a", 1.0), "b": side("b", 2.0), "c": side("c", 3.0)}, 4)
+    order = [name for name, _ in calls]
+    assert order == ["a", "b", "c", "b", "c", "a", "c", "a", "b", "a", "b", "c"]
+    assert [i for _, i in calls] == [0] * 3 + [1] * 3 + [2] * 3 + [3] * 3  # part by part
+    assert got["b"] == cputime.Meter(wall_s=4.0, self_cpu_s=8.0, children_cpu_s=2.0 * (1 + 2 + 3 + 4))
+    with pytest.raises(ValueError, match="at least one part"):
+        cputime.interleaved({"a": side("a", 1.0)}, 0)
+
+
+def test_a_meter_takes_off_a_cost_counted_too_often() -> None:
+    whole = cputime.Meter(10.0, 2.0, 8.0) + cputime.Meter(5.0, 1.0, 4.0)
+    assert whole == cputime.Meter(15.0, 3.0, 12.0)
+    assert _fields(whole.less(cputime.Meter(1.0, 0.5, 2.0), 2)) == pytest.approx((13.0, 2.0, 8.0))
+
+
+def _fields(meter: cputime.Meter) -> tuple[float, float, float]:
+    return meter.wall_s, meter.self_cpu_s, meter.children_cpu_s
+
+
+def test_parts_spread_every_scenario_once_and_refuse_an_empty_part() -> None:
+    scenarios = [SimpleNamespace(name=n) for n in "edcbag"]
+    parts = bench.parts_of(scenarios, 4)  # type: ignore[arg-type]
+    assert [[s.name for s in p] for p in parts] == [["a", "e"], ["b", "g"], ["c"], ["d"]]
+    with pytest.raises(ValueError, match="6 scenarios cannot make 7 parts"):
+        bench.parts_of(scenarios, 7)  # type: ignore[arg-type]
+
+
+def test_interleaved_passes_count_one_worker_start_per_side(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Each part's pass starts its worker; a side's figure is as one whole pass, which starts it once."""
+    passes: list[tuple[str, tuple[str, ...]]] = []
+
+    def fake_pass(root, scenarios, kind, *, estimates, sleep_limit=True):
+        passes.append((kind, tuple(s.name for s in scenarios)))
+        got = Verified({s.name: [] for s in scenarios}, frozenset(), bench.ledger.build([], root))
+        return cputime.Meter(2.0, 0.5, 3.0), got  # each part: its work plus a worker start
+
+    monkeypatch.setattr(bench, "cpu_pass", fake_pass)
+    monkeypatch.setattr(bench, "worker_start", lambda: cputime.Meter(0.5, 0.1, 1.0))
+    scenarios = [SimpleNamespace(name=n) for n in "abcdef"]
+    sides = [bench.Side("x", tmp_path, scenarios, "checks"), bench.Side("y", tmp_path, scenarios[:3], "own")]  # type: ignore[arg-type]
+    meters, results, starts = bench.interleaved_passes(sides, 3, {})
+    assert _fields(starts) == pytest.approx((1.5, 0.3, 3.0))
+    assert _fields(meters["x"]) == pytest.approx((6.0 - 1.0, 1.5 - 0.2, 9.0 - 2.0))  # three parts less two starts
+    assert sorted(results["x"].by_scenario) == list("abcdef") and sorted(results["y"].by_scenario) == list("abc")
+    assert [kind for kind, _ in passes] == ["checks", "own", "own", "checks", "checks", "own"]
+
+
+def test_a_worker_start_is_counted_once_the_worker_stops() -> None:
+    started = bench.worker_start()
+    assert started.children_cpu_s > 0.05  # the worker's interpreter and its imports, waited for
+    assert all(server._proc is None for server in forkserver._shared.values())  # none left running
+
+
+def test_one_core_pins_this_process_and_gives_its_cores_back() -> None:
+    before = os.sched_getaffinity(0)
+    with bench.one_core():
+        assert os.sched_getaffinity(0) == {min(before)}
+    assert os.sched_getaffinity(0) == before
+
+
+def test_the_mock_and_a_bare_server_are_sampled_in_pairs_in_a_fresh_interpreter() -> None:
+    mock, bare, ratios = bench.mock_in_fresh_process(Path(__file__).resolve().parents[1], 2)
+    assert len(mock) == len(bare) == len(ratios) == 2
+    assert all(x > 0 for x in mock + bare) and ratios == [x / y for x, y in zip(mock, bare, strict=True)]

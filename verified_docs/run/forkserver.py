@@ -201,6 +201,12 @@ class ForkServer:
             self._dir.cleanup()
             self._dir = None
 
+    def start(self) -> None:
+        """Start the worker now, if it is not running, and return once it is ready (its imports
+        done); a run otherwise starts it. ``nox -s bench`` times a worker's start so. Raises
+        :class:`ForkServerError` when it does not start."""
+        self._ensure_started()
+
     def close(self) -> None:
         """Stop the worker (snippets already started run on in their own process groups)."""
         with self._lock:

@@ -92,6 +92,7 @@ import time
 import urllib.request
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -99,6 +100,7 @@ from verified_docs import ledger
 from verified_docs.errors import Location
 from verified_docs.files import write_atomic
 from verified_docs.run import forkserver
+from verified_docs.run.languages import worker_environment
 from verified_docs.run.mock_model import MockModel
 from verified_docs.run.process import kill_group
 from verified_docs.scenario.load import SCENARIO_ROOTS, discover_project, find_scenario
@@ -178,7 +180,8 @@ class Plan:
     ``overhead_every``-th scenario, whether to take the "plain" pass (``plain``; without it,
     line coverage and the reply pass are measured against the "own" pass, which leaves the
     variants out too, so their share can only come out higher), and whether to take the figures
-    no ratio needs (``extras``: verification from cold interpreters)."""
+    no ratio needs (``extras``: verification from cold interpreters). Each round's verify passes
+    run in ``parts`` interleaved parts (:func:`interleaved_passes`)."""
 
     repeats: int
     pairs: int
@@ -186,7 +189,12 @@ class Plan:
     overhead_every: int
     plain: bool
     extras: bool
+    parts: int = 6
 
+
+# Pairs of mock and bare-server samples (0.125 s each, 4 s in all): three quiet runs of 16 pairs
+# gave medians of 1.26 to 1.30 (2026-12-07).
+MOCK_PAIRS = 16
 
 FULL = Plan(repeats=3, pairs=3, loop_pairs=3, overhead_every=1, plain=True, extras=True)
 QUICK = Plan(repeats=1, pairs=2, loop_pairs=1, overhead_every=4, plain=False, extras=False)
@@ -223,6 +231,96 @@ def mock_round_trips(seconds: float = 2.0) -> tuple[float, float]:
                 count += 1
         conn.close()
     return count / meter.wall_s, count / meter.self_cpu_s
+
+
+class _BareHandler(BaseHTTPRequestHandler):
+    """The least an OpenAI-style server can do: read the request, send one fixed completion. As
+    the mock's handler: HTTP/1.1 keep-alive, Nagle's algorithm off."""
+
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    reply = json.dumps(
+        {
+            "id": "c",
+            "object": "chat.completion",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}],
+        }
+    ).encode("utf-8")
+
+    def do_POST(self) -> None:  # noqa: N802 — http.server's naming
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(self.reply)))
+        self.end_headers()
+        self.wfile.write(self.reply)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 — quiet
+        pass
+
+
+@contextmanager
+def one_core() -> Iterator[None]:
+    """This thread on one core for the block (the first it may use), then on those it had; a
+    thread started in the block runs on that core too (Linux sets affinity per thread, and a new
+    thread inherits its creator's), one started before it does not.
+    A client thread and a server thread of one process hand the interpreter lock to each other
+    at every request; across two cores that hand-over's cost depends on what else runs (on
+    2026-12-07 a quiet run gave 2,754 mock round trips per CPU second and one beside a docs
+    loop 4,746), on one core it is a plain thread switch."""
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(allowed)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, allowed)
+
+
+def _seconds_per_round_trip(port: int, api_key: str, seconds: float) -> float:
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]})
+    headers = {"Authorization": f"Bearer {api_key}", "Content-Type": "application/json"}
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        conn.request("POST", "/v1/chat/completions", body=body, headers=headers)
+        conn.getresponse().read()
+        count += 1
+    conn.close()
+    return (time.perf_counter() - start) / count
+
+
+def mock_against_bare(pairs: int, seconds: float = 0.125) -> tuple[list[float], list[float], list[float]]:
+    """Paired wall microseconds per round trip (:func:`cputime.paired`) on one core
+    (:func:`one_core`): the mock model against :class:`_BareHandler` on the same stdlib server,
+    each sample ``seconds`` of sequential round trips over one keep-alive connection. Returns
+    the mock's samples, the bare server's and each pair's ratio. What the ratio shows: what the
+    mock's script, provider rules and recording add to an HTTP exchange, and a stall such as
+    Nagle's (40 ms a response) as a ratio in the hundreds. The bench runs it in a fresh
+    interpreter (:func:`mock_in_fresh_process`), so that none of its own threads or heap from
+    the passes before share the core."""
+    steps = tuple(Step(Location(Path("bench"), 0), reply="ok") for _ in range(200_000))
+    with one_core(), MockModel(steps, Location(Path("bench"), 0)) as mock:  # pinned first: see one_core
+        bare = ThreadingHTTPServer(("127.0.0.1", 0), _BareHandler)
+        serving = threading.Thread(target=bare.serve_forever, daemon=True)
+        serving.start()
+        try:
+            return cputime.paired(
+                lambda: 1e6 * _seconds_per_round_trip(mock.port, mock.api_key, seconds),
+                lambda: 1e6 * _seconds_per_round_trip(bare.server_address[1], "none", seconds),
+                pairs,
+            )
+        finally:
+            bare.shutdown()
+            bare.server_close()
+
+
+def mock_in_fresh_process(root: Path, pairs: int) -> tuple[list[float], list[float], list[float]]:
+    """:func:`mock_against_bare` in a new interpreter started in ``root``. Raises
+    :class:`subprocess.CalledProcessError` when it fails."""
+    code = "import json, sys; from verified_docs.tools import bench; print(json.dumps(bench.mock_against_bare(int(sys.argv[1]))))"
+    out = subprocess.run([sys.executable, "-c", code, str(pairs)], cwd=root, capture_output=True, text=True, check=True)
+    mock_us, bare_us, ratios = json.loads(out.stdout)
+    return mock_us, bare_us, ratios
 
 
 def overhead_per_run(verdicts: list[RunVerdict]) -> float:
@@ -328,6 +426,79 @@ def cpu_pass(
             f"run the bench again when it is quieter; anything else, run `nox -s docs` and fix what it reports"
         )
     return meter, got
+
+
+def worker_start() -> cputime.Meter:
+    """CPU of starting the verify stage's warm worker and stopping it, with no program run: what
+    each pass over part of the scenarios adds to the same pass over all of them at once."""
+    forkserver.close_shared()
+    with cputime.measuring() as meter:
+        forkserver.shared(worker_environment()).start()
+        forkserver.close_shared()
+    return meter
+
+
+def parts_of(scenarios: list[Scenario], parts: int) -> list[list[Scenario]]:
+    """``scenarios`` in ``parts`` parts, every ``parts``-th by name (an even spread of short and
+    long ones). Raises ``ValueError`` when a part would be empty: its pass would start no worker,
+    and :func:`interleaved_passes` takes one worker start off each part but the first."""
+    if not 1 <= parts <= len(scenarios):
+        raise ValueError(f"{len(scenarios)} scenarios cannot make {parts} parts, each with one at least")
+    ordered = sorted(scenarios, key=lambda s: s.name)
+    return [ordered[i::parts] for i in range(parts)]
+
+
+@dataclass(frozen=True)
+class Side:
+    """One verify pass of :func:`interleaved_passes`: ``kind`` (:data:`PASS_KINDS`) over
+    ``scenarios`` below ``root``; ``sleep_limit`` as :func:`cpu_pass`."""
+
+    name: str
+    root: Path
+    scenarios: list[Scenario]
+    kind: str
+    sleep_limit: bool = True
+
+
+def interleaved_passes(
+    sides: list[Side], parts: int, estimates: dict[str, float]
+) -> tuple[dict[str, cputime.Meter], dict[str, Verified], cputime.Meter]:
+    """Each side's verify pass in ``parts`` parts (:func:`parts_of`), interleaved with each
+    other and with a worker start alone (:func:`cputime.interleaved`): a shared host changes the
+    CPU the same work takes within seconds, and sides measured in parts side by side see the
+    same host. Each part's pass starts its own worker; each side's figure is its parts' sum less
+    ``parts - 1`` mean worker starts, so as one whole pass (a build starts its worker once).
+
+    Returns each side's :class:`cputime.Meter` and its passes' results as one
+    :class:`~verified_docs.verify_stage.Verified` (the ledger built from every verdict), by
+    name, and the worker starts' sum. Raises :class:`RuntimeError` as :func:`cpu_pass` does."""
+    split = {side.name: parts_of(side.scenarios, parts) for side in sides}
+    results: dict[str, list[Verified]] = {side.name: [] for side in sides}
+
+    def measure_part(side: Side) -> Callable[[int], cputime.Meter]:
+        def part(i: int) -> cputime.Meter:
+            meter, got = cpu_pass(
+                side.root, split[side.name][i], side.kind, estimates=estimates, sleep_limit=side.sleep_limit
+            )
+            results[side.name].append(got)
+            return meter
+
+        return part
+
+    starts_name = "worker start"
+    measured = cputime.interleaved(
+        {**{side.name: measure_part(side) for side in sides}, starts_name: lambda i: worker_start()}, parts
+    )
+    starts = measured.pop(starts_name)
+    meters = {name: meter.less(starts, (parts - 1) / parts) for name, meter in measured.items()}
+    merged = {side.name: _merged(side.root, results[side.name]) for side in sides}
+    return meters, merged, starts
+
+
+def _merged(root: Path, passes: list[Verified]) -> Verified:
+    by_scenario = {name: verdicts for got in passes for name, verdicts in got.by_scenario.items()}
+    every = [v for verdicts in by_scenario.values() for v in verdicts]
+    return Verified(by_scenario, frozenset(), ledger.build(every, root))
 
 
 def cpu_budget(bare_build_cpu_s: float, own_pass_children_cpu_s: float) -> float:
@@ -453,15 +624,16 @@ def _rounds(
     with tempfile.TemporaryDirectory() as tmp:
         base_root = Path(tmp) / "base"
         base_scenarios = scenarios_at(root, CHAPTER_BASE, base_root)
+        starts: list[cputime.Meter] = []
         for _ in range(plan.repeats):
-            today: dict[str, cputime.Meter] = {}
-            for kind in kinds:
-                today[kind], result = cpu_pass(root, scenarios, kind, estimates=estimates)
-                verified = result if kind == "checks" else verified
-            base = {
-                kind: cpu_pass(base_root, base_scenarios, kind, estimates=estimates, sleep_limit=False)[0]
-                for kind in ("checks", "own")
-            }
+            sides = [Side(f"today {kind}", root, scenarios, kind) for kind in kinds] + [
+                Side(f"base {kind}", base_root, base_scenarios, kind, sleep_limit=False) for kind in ("checks", "own")
+            ]
+            by_side, results, started = interleaved_passes(sides, plan.parts, estimates)
+            starts.append(started)
+            today = {kind: by_side[f"today {kind}"] for kind in kinds}
+            base = {kind: by_side[f"base {kind}"] for kind in ("checks", "own")}
+            verified = results["today checks"]
             _empty_caches(root)
             cold = cputime.run(nox, root, env)
             assert verified is not None
@@ -469,6 +641,10 @@ def _rounds(
             ledger.save(verified.ledger, ledger_path)
             rounds.append(Round(today, base, cold, _bare_build(root, ledger_path, Path(tmp) / "site", env)))
     assert verified is not None, "repeats must be at least 1"
+    print(
+        f"verify passes in {plan.parts} interleaved parts; a worker start alone, CPU "
+        f"{_stats([m.cpu_s / plan.parts for m in starts])} (taken off each part but the first)"
+    )
     for kind in kinds:
         meters = [r.today[kind] for r in rounds]
         kids = statistics.median(m.children_cpu_s for m in meters)
@@ -498,7 +674,7 @@ def _cold_interpreters(root: Path, scenarios: list[Scenario], repeats: int, esti
 
 def _noop_figures(root: Path, plan: Plan, env: dict[str, str], verified: Verified) -> Ratio:
     """No-op ``nox -s docs`` paired with bare ``mkdocs build`` s reading ``verified``'s ledger;
-    printed. Returns the no-op / bare ratio."""
+    printed. Returns the no-op / bare ratio of each pair's CPU seconds (median of the pairs)."""
     nox = _nox_docs(root)
     bare: list[cputime.Usage] = []
     noop: list[cputime.Usage] = []
@@ -514,10 +690,19 @@ def _noop_figures(root: Path, plan: Plan, env: dict[str, str], verified: Verifie
             bare.append(_bare_build(root, ledger_path, Path(tmp) / "site", env))
             return bare[-1].wall_s
 
-        a, b, ratios = cputime.paired(noop_docs, bare_build, plan.pairs)
+        a, b, wall_ratios = cputime.paired(noop_docs, bare_build, plan.pairs)
     print(f"nox -s docs, no-op             {_stats(a)}  (CPU {_stats([u.cpu_s for u in noop])})")
     print(f"bare mkdocs build              {_stats(b)}  (CPU {_stats([u.cpu_s for u in bare])})")
-    return _paired_ratio("no-op docs / bare build", a, b, ratios, 1.3)
+    print(f"  in wall time (no target): no-op / bare = {statistics.median(wall_ratios):.3f} (median of the pairs)")
+    # Each side is one process after another (no parallel step), so quiet its wall time is its CPU
+    # time (12.45 s and 12.27 s on 2026-12-07); loaded, waiting for a core stretched the wall
+    # times of one pair unevenly (14.6 to 28.3 s), and CPU time does not count that wait.
+    noop_cpu, bare_cpu = [x.cpu_s for x in noop], [y.cpu_s for y in bare]
+    ratios = [x / y for x, y in zip(noop_cpu, bare_cpu, strict=True)]
+    median = statistics.median
+    return Ratio(
+        "no-op docs / bare build (CPU, paired)", "cpu", median(ratios), 1.3, median(noop_cpu), median(bare_cpu)
+    )
 
 
 def measure(root: Path, plan: Plan, env: dict[str, str]) -> list[Ratio]:
@@ -551,7 +736,14 @@ def measure(root: Path, plan: Plan, env: dict[str, str]) -> list[Ratio]:
 
     noop_ratio = _noop_figures(root, plan, env, verified)
     trips_wall, trips_cpu = mock_round_trips()
-    print(f"mock model                     {trips_wall:,.0f} round trips/s, {trips_cpu:,.0f} per CPU second")
+    print(
+        f"mock model                     {trips_wall:,.0f} round trips/s, {trips_cpu:,.0f} per CPU second (both cores)"
+    )
+    mock_s, bare_s, mock_ratios = mock_in_fresh_process(root, MOCK_PAIRS)
+    print(
+        f"mock model, one core           {1e6 / statistics.median(mock_s):,.0f} round trips/s against a bare stdlib "
+        f"server's {1e6 / statistics.median(bare_s):,.0f} ({MOCK_PAIRS} pairs, fresh interpreter)"
+    )
 
     per_round = [r.ratios() for r in rounds]
 
@@ -568,7 +760,7 @@ def measure(root: Path, plan: Plan, env: dict[str, str]) -> list[Ratio]:
         Ratio("cold docs / budget (CPU)", "cpu", median("budget"), 1.0, median("budget", 1), median("budget", 2))
     )
     ratios.append(noop_ratio)
-    ratios.append(Ratio("mock round trips per CPU second", "cpu", trips_cpu, 2000, trips_cpu, 1.0, at_least=True))
+    ratios.append(_paired_ratio("mock round trip / bare HTTP round trip (one core)", mock_s, bare_s, mock_ratios, 2.0))
     name = "line coverage + reply pass" + ("" if plan.plain else " (+ variants)")
     ratios.append(
         Ratio(

@@ -75,6 +75,20 @@ class Meter:
         """Seconds of CPU the block cost in all: this process's and its children's."""
         return self.self_cpu_s + self.children_cpu_s
 
+    def __add__(self, other: Meter) -> Meter:
+        return Meter(
+            self.wall_s + other.wall_s, self.self_cpu_s + other.self_cpu_s, self.children_cpu_s + other.children_cpu_s
+        )
+
+    def less(self, other: Meter, times: float) -> Meter:
+        """This block's figures less ``times`` ``other``'s (a cost counted that many times too
+        often, such as a worker start in each of several parts of one pass)."""
+        return Meter(
+            self.wall_s - times * other.wall_s,
+            self.self_cpu_s - times * other.self_cpu_s,
+            self.children_cpu_s - times * other.children_cpu_s,
+        )
+
 
 def _cpu(who: int) -> float:
     usage = resource.getrusage(who)
@@ -94,6 +108,25 @@ def measuring() -> Iterator[Meter]:
         meter.wall_s = time.perf_counter() - start
         meter.self_cpu_s = _cpu(resource.RUSAGE_SELF) - own
         meter.children_cpu_s = _cpu(resource.RUSAGE_CHILDREN) - children
+
+
+def interleaved(sides: dict[str, Callable[[int], Meter]], parts: int) -> dict[str, Meter]:
+    """Each side's work in ``parts`` parts, interleaved: part 0 of every side back to back, then
+    part 1, and so on, the sides' order rotated one place each part, so that no side always runs
+    first or last. ``sides`` maps a name to what measures its part ``i`` (0-based). Returns each
+    side's parts summed. A loaded or throttled host changes how much CPU the same work takes
+    within seconds (see the module's note): sides measured minutes apart move apart, sides
+    measured in short parts side by side move together. Raises ``ValueError`` for fewer than
+    one part or no side."""
+    if parts < 1 or not sides:
+        raise ValueError(f"interleaved() needs a side and at least one part, got {len(sides)} sides, {parts} parts")
+    names = list(sides)
+    totals = {name: Meter() for name in names}
+    for i in range(parts):
+        k = i % len(names)
+        for name in names[k:] + names[:k]:
+            totals[name] = totals[name] + sides[name](i)
+    return totals
 
 
 def paired(a: Callable[[], float], b: Callable[[], float], pairs: int) -> tuple[list[float], list[float], list[float]]:
