@@ -10,12 +10,15 @@ Two kinds of figure, chosen by the question (:mod:`verified_docs.tools.cputime`)
   quiet ``--quick`` run and 0.80 beside a ``nox -s docs -- --force`` loop, and a fixed
   pure-Python loop took 0.156 to 0.187 CPU seconds in five tries within half a minute, with
   nothing else of ours running (2026-12-07): the host runs the cores faster or slower, within seconds
-  and over minutes (two quiet runs here gave one pass 13.8 and 11.0 CPU seconds). So every
-  CPU figure is taken in rounds (:class:`Round`: today's passes, the
-  chapter base's, a cold build and a bare build, back to back), each ratio is computed within
-  a round, and the bench reports the median over rounds. Measured, that is not enough: a
-  quiet ``--quick`` run and one beside a ``nox -s docs -- --force`` loop (``--compare``) agreed
-  within 15% on 1 of 6 ratios on 2026-12-07 (issue 25 DW4, not met). The CPU ratios:
+  and over minutes (two quiet runs here gave one pass 13.8 and 11.0 CPU seconds, and two whole
+  passes with every check, minutes apart, 22.7 and 34.1). So every CPU figure is taken in
+  rounds (:class:`Round`: today's passes, the chapter base's, a cold build and a bare build),
+  and within a round the verify passes run in parts, interleaved (:func:`interleaved_passes`:
+  part 1 of every pass, then part 2, ...), so that the passes a ratio sets against each other
+  see the same host; each ratio is computed within a round, and the bench reports the median
+  over rounds. Whole passes one after another were not enough: a quiet ``--quick`` run and one
+  beside a ``nox -s docs -- --force`` loop (``--compare``) agreed within 15% on 1 of 6 ratios on
+  2026-12-07 (issue 25 DW4). The CPU ratios:
 
   - *cold docs / budget*: the CPU of a cold ``nox -s docs`` (result caches emptied) against
     what the build cannot avoid spending: a bare ``mkdocs build`` (its hook rendering from the
@@ -33,8 +36,11 @@ Two kinds of figure, chosen by the question (:mod:`verified_docs.tools.cputime`)
     leave the checks nothing; the limit is now the base revision's own cost per second of its
     programs' own work (its full pass / its own-work pass): the chapter's programs may cost the
     verify stage no more per second of their own work than the programs before them did.
-  - *mock model*: round trips per CPU second of this process (client and server both run
-    here).
+  - *no-op docs / bare build*: ``nox -s docs`` with nothing changed against a bare
+    ``mkdocs build``, in pairs (the order swapped every other pair), each pair's ratio of CPU
+    seconds: each side is one process after another, so its CPU is its wall time when the
+    machine is quiet, and CPU does not count the wait for a core that stretched one loaded
+    pair's wall times from 14.6 to 28.3 seconds. The wall-time ratio is printed beside it.
 
 - **Paired wall times** where someone waits: the two sides run back to back, the order swapped
   every other pair, and the figure is the median of the pairs' ratios, so load that comes and
@@ -47,8 +53,11 @@ Two kinds of figure, chosen by the question (:mod:`verified_docs.tools.cputime`)
     loaded machine, so it stretches more than the import does: beside it the bench prints a
     CPU form with no target (this process's CPU per run in the own-work pass, which leaves the
     fork and the tracer out, against the import's CPU);
-  - *no-op docs / bare build*: ``nox -s docs`` with nothing changed against a bare
-    ``mkdocs build``;
+  - *mock model / bare HTTP server*: wall time per round trip of the mock model against a
+    stdlib server that answers one fixed completion, in 16 pairs of short samples, with client
+    and servers on one core in a fresh interpreter (:func:`mock_against_bare`). The figure it
+    replaces, round trips per CPU second over both cores, gave 2,754 quiet and 4,746 loaded
+    (2026-12-07): the lock's hand-overs between two cores moved with what else ran.
 
 - **The author loop** has absolute targets, not a ratio (issue 25): save to reloaded page under
   ``nox -s serve`` (:func:`save_to_reload`, on a copy of the project) for a one-line edit of one
