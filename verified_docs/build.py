@@ -281,6 +281,7 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
     Raises ``FileNotFoundError`` when a record is missing."""
     from verified_docs.scenario.rules import installed_package_dir
     from verified_docs.site.api_check import api_reference_problems, code_link_problems
+    from verified_docs.site.built_html import pages_read_once
     from verified_docs.site.guard import (
         check_site,
         directive_problems,
@@ -293,14 +294,15 @@ def check_built_site(site_dir: Path, root: Path, ledger_path: Path, fences: Path
 
     ledger = ledger_mod.load(ledger_path)
     verified, executed = ledger.verified_hashes(), load_executed(fences)  # each read once: both checks use them
-    problems, checked = check_site(site_dir, root / "docs", verified, executed)
-    problems += published_source_problems(site_dir, ledger.passed_files())
-    problems += api_reference_problems(site_dir, root / "docs", installed_package_dir())
-    problems += code_link_problems(site_dir)
-    problems += directive_problems(site_dir, root / "docs")
-    problems += unrendered_claims(site_dir, root / "docs")
-    problems += twin_problems(site_dir, root / "docs", verified, executed)
-    broken = page_rule_problems(site_dir, root / "docs")
+    with pages_read_once():  # every check below reads every page
+        problems, checked = check_site(site_dir, root / "docs", verified, executed)
+        problems += published_source_problems(site_dir, ledger.passed_files())
+        problems += api_reference_problems(site_dir, root / "docs", installed_package_dir())
+        problems += code_link_problems(site_dir)
+        problems += directive_problems(site_dir, root / "docs")
+        problems += unrendered_claims(site_dir, root / "docs")
+        problems += twin_problems(site_dir, root / "docs", verified, executed)
+        broken = page_rule_problems(site_dir, root / "docs")
     for line in grouped_report(problems + broken, docs=root / "docs", site=site_dir):
         print(line, file=sys.stderr)
     annotate(problems, "guard: not verified in this build")

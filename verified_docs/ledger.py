@@ -12,6 +12,7 @@ import json
 import os
 import platform
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from verified_docs.errors import SourceError
 from verified_docs.files import write_atomic
 from verified_docs.reader_commands import try_command
 from verified_docs.run.line_coverage import FileLines
-from verified_docs.scenario.sections import WHOLE, parse_sections, program_view
+from verified_docs.scenario.sections import WHOLE, ProgramView, Section, parse_sections, program_view, read_utf8
 from verified_docs.verify.timeline import Message, mermaid, title
 from verified_docs.verify.verdict import RunVerdict
 
@@ -114,20 +115,49 @@ class Ledger:
     def diagram(self, program: str, run: str) -> str:
         """The Mermaid text of ``run``'s sequence diagram (:func:`~verified_docs.verify.timeline.mermaid`), drawn
         only from what this ledger keeps; "" when the run recorded no message."""
-        messages = self.story(program, run)
-        if not messages:
+        story = self.programs[program]["runs"][run].get("story", [])
+        if not story:
             return ""
-        return mermaid(messages, title(self.programs[program]["scenario"], run, messages), Path(program).name)
+        return _diagram(self.programs[program]["scenario"], run, Path(program).name, json.dumps(story, sort_keys=True))
+
+
+@lru_cache(maxsize=1024)
+def _diagram(scenario: str, run: str, program_name: str, story_json: str) -> str:
+    """:meth:`Ledger.diagram`, memoised by the story's JSON: the guard asks for every run's
+    diagram (:meth:`Ledger.verified_hashes`) of a ledger loaded anew on each author-loop save."""
+    messages = tuple(Message.from_json(m) for m in json.loads(story_json))
+    return mermaid(messages, title(scenario, run, messages), program_name)
+
+
+@lru_cache(maxsize=512)
+def _parsed(path: Path, text: str) -> tuple[dict[str, Section], ProgramView] | None:
+    """The sections of the file ``path`` holding ``text``, and the whole program as a page
+    shows it; None when the markers are malformed (verify reported it). Memoised by the text:
+    the author loop writes the ledger of every run on every save. Callers must not change what
+    it returns."""
+    try:
+        return parse_sections(path, text), program_view(path, text)
+    except SourceError:
+        return None
+
+
+def _read_parsed(path: Path) -> tuple[dict[str, Section], ProgramView] | None:
+    """:func:`_parsed` of the file as it is now; None too when it is not UTF-8."""
+    try:
+        return _parsed(Path(path), read_utf8(path))
+    except SourceError:
+        return None
 
 
 def _fingerprints(path: Path) -> dict[str, str]:
     """Section name -> fingerprint, and :data:`WHOLE` -> the whole program's as a page shows it;
     none when the markers are malformed (verify reported it)."""
-    try:
-        out = {name: fingerprint(s.text) for name, s in parse_sections(path).items()}
-    except SourceError:
+    parsed = _read_parsed(path)
+    if parsed is None:
         return {}
-    out[WHOLE] = fingerprint(program_view(path).text)
+    sections, view = parsed
+    out = {name: fingerprint(s.text) for name, s in sections.items()}
+    out[WHOLE] = fingerprint(view.text)
     return out
 
 
@@ -136,13 +166,13 @@ def _section_lines(path: Path, measured: FileLines | None) -> dict[str, dict[str
     and which are marked but ran anyway; None when the lines were not measured."""
     if measured is None:
         return None
-    try:
-        sections = parse_sections(path)
-    except SourceError:
+    parsed = _read_parsed(path)
+    if parsed is None:
         return {}
+    sections, view = parsed
     bodies = {name: set(range(s.start_line + 1, s.end_line)) for name, s in sections.items()}
     # The page shows the whole program around each section, folded: every line of it counts.
-    bodies[WHOLE] = set(program_view(path).file_lines)
+    bodies[WHOLE] = set(view.file_lines)
     out = {}
     for name, body in bodies.items():
         out[name] = {

@@ -28,8 +28,9 @@ def files_under(folder: Path) -> list[Path]:
 
 def digest_files(paths: list[Path], base: Path, h: "hashlib._Hash") -> None:
     """Feed ``h`` each path (relative to ``base``, posix) and the SHA-256 of its bytes."""
+    real_base = os.path.realpath(base)
     for path in paths:
-        h.update(Path(os.path.relpath(path.resolve(), base.resolve())).as_posix().encode() + b"\0")
+        h.update(Path(os.path.relpath(os.path.realpath(path), real_base)).as_posix().encode() + b"\0")
         h.update(hashlib.sha256(path.read_bytes()).digest())
 
 
@@ -70,6 +71,7 @@ def content_digest(scenario: Scenario) -> str:
 def _content_digest(scenario: Scenario) -> str:
     h = hashlib.sha256()
     folder = scenario.folder
-    outside = sorted({s.path.resolve() for s in scenario.support if folder.resolve() not in s.path.resolve().parents})
+    real = folder.resolve()
+    outside = sorted({p for s in scenario.support if real not in (p := s.path.resolve()).parents})
     digest_files(files_under(folder) + outside, folder, h)
     return h.hexdigest()

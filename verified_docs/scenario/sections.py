@@ -185,12 +185,13 @@ class ProgramView:
         return inside[0], inside[-1]
 
 
-def program_view(path: Path) -> ProgramView:
-    """The whole of ``path`` as pymdownx.snippets includes it: section markers dropped, every
-    other line as it is. Raises :class:`SourceError` for bytes that are not UTF-8, and at every
-    line pymdownx would rewrite (an include line, an escaped marker: see :func:`parse_sections`)."""
+def program_view(path: Path, source: str | None = None) -> ProgramView:
+    """The whole of ``path`` (its text ``source`` when given) as pymdownx.snippets includes it:
+    section markers dropped, every other line as it is. Raises :class:`SourceError` for bytes
+    that are not UTF-8, and at every line pymdownx would rewrite (an include line, an escaped
+    marker: see :func:`parse_sections`)."""
     path = Path(path)
-    lines = read_utf8(path).splitlines()
+    lines = (read_utf8(path) if source is None else source).splitlines()
     problems = _rewrites(path, lines)
     if problems:
         raise SourceError(*problems)

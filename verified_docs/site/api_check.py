@@ -21,7 +21,7 @@ from urllib.parse import unquote, urlsplit
 from verified_docs.errors import Location, Problem, SourceError
 from verified_docs.render.api_reference import entries
 from verified_docs.render.directive import find_directives
-from verified_docs.site.built_html import parse_page
+from verified_docs.site.built_html import parse_page, read_html
 from verified_docs.site.code_links import LINK_CLASS
 from verified_docs.site.guard import built_page
 
@@ -156,7 +156,7 @@ def api_reference_problems(site: Path, docs: Path, search_path: Path) -> list[Pr
         if page is None:
             continue  # directive_problems reports a page that was not built
         built = page.relative_to(site).as_posix()
-        problems += _page_problems(directives[0].where, built, page.read_text(encoding="utf-8"), expected)
+        problems += _page_problems(directives[0].where, built, read_html(page), expected)
     return problems
 
 
@@ -164,8 +164,15 @@ def code_link_problems(site: Path) -> list[Problem]:
     """Every code link (``a.vd-api-link``) of the site that does not lead to an id on a built page."""
     site = Path(site)
     problems = []
+    ids: dict[Path, frozenset[str]] = {}  # target page -> its ids: hundreds of links lead to a few pages
+
+    def ids_of(target: Path) -> frozenset[str]:
+        if target not in ids:
+            ids[target] = frozenset(parse_page(read_html(target)).ids) if target.is_file() else frozenset()
+        return ids[target]
+
     for page in sorted(site.rglob("*.html")):
-        text = page.read_text(encoding="utf-8")
+        text = read_html(page)
         if LINK_CLASS not in text:
             continue
         for href in sorted(set(parse_page(text).code_links)):
@@ -175,6 +182,6 @@ def code_link_problems(site: Path) -> list[Problem]:
             target = target / "index.html" if parts.path.endswith("/") or target.is_dir() else target
             if not parts.path:
                 target = page
-            if not target.is_file() or parts.fragment not in parse_page(target.read_text(encoding="utf-8")).ids:
+            if not target.is_file() or parts.fragment not in ids_of(target):
                 problems.append(Problem(Location(page), f"a code link leads nowhere: {href}"))
     return problems

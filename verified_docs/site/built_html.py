@@ -7,10 +7,12 @@ addresses the page makes the browser load. The standard library's HTML parser; n
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Iterator
 
 from verified_docs.render.directive import MARKER_ATTRIBUTE
 from verified_docs.site.code_links import LINK_CLASS
@@ -23,6 +25,38 @@ class CodeBlock:
     page: Path
     index: int
     text: str
+
+
+# Built pages read inside pages_read_once(), by path; None outside it.
+_READ: dict[Path, str] | None = None
+
+
+@contextmanager
+def pages_read_once() -> Iterator[None]:
+    """Inside the block, :func:`read_html` reads each file once. The guard's checks each read
+    every page of the site (about 5 MB here), and the author loop guards on every save; the
+    one text object shared also makes the memos keyed by a page's text cheap to look up (a
+    string keeps its hash). The site must not change inside the block: the generator is done
+    before the guard starts. Nested blocks share the outer one's texts."""
+    global _READ
+    if _READ is not None:
+        yield
+        return
+    _READ = {}
+    try:
+        yield
+    finally:
+        _READ = None
+
+
+def read_html(page: Path) -> str:
+    """The text of the built file ``page`` (UTF-8), read once inside :func:`pages_read_once`.
+    Raises ``OSError`` when it cannot be read."""
+    if _READ is None:
+        return Path(page).read_text(encoding="utf-8")
+    if page not in _READ:
+        _READ[page] = Path(page).read_text(encoding="utf-8")
+    return _READ[page]
 
 
 # Elements that never have an end tag, so never stay open around a marker.
@@ -165,6 +199,6 @@ def code_blocks(site: Path) -> list[CodeBlock]:
     """Every ``<pre>`` block of every HTML page under ``site``, in page order."""
     blocks = []
     for page in sorted(Path(site).rglob("*.html")):
-        parsed = parse_page(page.read_text(encoding="utf-8"))
+        parsed = parse_page(read_html(page))
         blocks += [CodeBlock(page, i, text) for i, text in enumerate(parsed.blocks, start=1)]
     return blocks

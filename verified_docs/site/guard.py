@@ -30,7 +30,7 @@ from verified_docs.ledger import fingerprint
 from verified_docs.render.directive import MARKER_ATTRIBUTE, Directive, find_directives, marker_value
 from verified_docs.render.tabs import SOURCE_DIR
 from verified_docs.run.languages import LANGUAGES
-from verified_docs.site.built_html import CodeBlock, code_blocks, parse_page
+from verified_docs.site.built_html import CodeBlock, code_blocks, parse_page, read_html
 
 PYTHON_FENCES = ("py", "python", "python3")
 
@@ -114,11 +114,17 @@ def _where(site: Path, docs: Path, block: CodeBlock) -> Location:
     return Location(md)
 
 
+@lru_cache(maxsize=256)
+def _tab_labels(html_text: str) -> tuple[str, ...]:
+    """The label HTML of each tab set of a page, memoised by its text (guarded on every save)."""
+    return tuple(_TAB_LABELS.findall(html_text))
+
+
 def _tab_sets(site: Path) -> list[tuple[Path, int, list[str]]]:
     """(page, 1-based set number in document order, labels) for every tab set of the site."""
     out = []
     for page in sorted(Path(site).rglob("*.html")):
-        for i, labels_html in enumerate(_TAB_LABELS.findall(page.read_text(encoding="utf-8")), start=1):
+        for i, labels_html in enumerate(_tab_labels(read_html(page)), start=1):
             out.append(
                 (page, i, [html.unescape(re.sub(r"<[^>]+>", "", x)).strip() for x in _LABEL.findall(labels_html)])
             )
@@ -226,7 +232,7 @@ def unrendered_claims(site: Path, docs: Path) -> list[Problem]:
         built = built_page(Path(site), Path(docs), page)
         if built is None:
             continue
-        left = re.findall(r"<!--\s*claim\b.*?-->", built.read_text(encoding="utf-8"), re.S)
+        left = re.findall(r"<!--\s*claim\b.*?-->", read_html(built), re.S)
         source = page.read_text(encoding="utf-8").splitlines()
         for comment in left:
             line = next((n for n, text in enumerate(source, start=1) if comment in text), None)
@@ -318,7 +324,7 @@ def directive_problems(site: Path, docs: Path) -> list[Problem]:
                 )
             continue
         found: dict[str, frozenset[tuple[str, str]]] = {}
-        for value, around in parse_page(page.read_text(encoding="utf-8")).markers:
+        for value, around in parse_page(read_html(page)).markers:
             found[value] = found.get(value, frozenset()) | around  # a tab set carries one per tab
         built = page.relative_to(site).as_posix()
         wanted = {marker_value(d): d for d in directives}

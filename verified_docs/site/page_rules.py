@@ -21,7 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from verified_docs.errors import Location, Problem
-from verified_docs.site.built_html import ParsedPage, parse_page
+from verified_docs.site.built_html import ParsedPage, parse_page, read_html
 from verified_docs.site.guard import built_page
 
 RULES = "CONTRIBUTING.md, Rules a page must meet"
@@ -120,7 +120,7 @@ def page_rule_problems(site: Path, docs: Path) -> list[Problem]:
         page = built_page(Path(site), Path(docs), md)
         if page is None:
             continue
-        parsed = parse_page(page.read_text(encoding="utf-8"))
+        parsed = parse_page(read_html(page))
         lines = md.read_text(encoding="utf-8").splitlines()
         built = page.relative_to(site).as_posix()
         for check in (raw_lists, repeated_heading_ids, other_hosts):

@@ -27,7 +27,7 @@ from markdown_it.token import Token
 
 from verified_docs.errors import Location, Problem
 from verified_docs.ledger import fingerprint
-from verified_docs.site.built_html import parse_page
+from verified_docs.site.built_html import parse_page, read_html
 from verified_docs.site.guard import allowed_blocks, built_page
 from verified_docs.site.llms_txt import LLMS_FULL, LLMS_TXT
 from verified_docs.site.markdown_blocks import block_tokens
@@ -69,28 +69,39 @@ _RAW_OPEN = (
 )
 
 
+_OPENERS = frozenset("#`~<")
+
+
 def part_starts(lines: list[str]) -> list[int]:
     """The 0-based lines of ``lines`` where a level-1 heading (``# ``, at the margin, after a
     blank line or at the start) opens a block no earlier block can hold: outside every fence
     and every HTML block a blank line does not end. CommonMark parses the text from such a line
     on as it parses it alone (a list or quote ends at an unindented line that is not a
     paragraph's continuation, which a heading after a blank line is not)."""
-    starts, fence, raw = [], None, None
+    starts: list[int] = []
+    fence: tuple[str, re.Pattern[str]] | None = None  # the open fence's character, what closes it
+    raw = None
     for i, line in enumerate(lines):
+        # Every line this loop acts on starts, after at most 3 spaces, with one of these
+        # characters (or ends a raw block); the others are skipped unparsed: llms-full.txt has
+        # tens of thousands of lines, guarded on every save.
+        lead = line[:4].lstrip(" ")[:1]
         if fence is not None:
-            char, size = fence
-            if re.match(rf"^ {{0,3}}{re.escape(char)}{{{size},}}\s*$", line):
+            if lead == fence[0] and fence[1].match(line):
                 fence = None
             continue
         if raw is not None:
             if raw.search(line):
                 raw = None
             continue
+        if lead not in _OPENERS:
+            continue
         if line.startswith("# ") and (i == 0 or not lines[i - 1].strip()):
             starts.append(i)
         m = _FENCE_OPEN.match(line)
         if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
-            fence = (m.group(1)[0], len(m.group(1)))
+            char = m.group(1)[0]
+            fence = (char, re.compile(rf"^ {{0,3}}{re.escape(char)}{{{len(m.group(1))},}}\s*$"))
             continue
         for opens, closes in _RAW_OPEN:
             if (opened := opens.match(line)) is not None:
@@ -166,7 +177,7 @@ def _twin_problems(
         )
         first = tuple(f"| {x}" for x in text.strip("\n").splitlines()[:3])
         problems.append(Problem(Location(twin, line), f"code block #{index} of the twin {rel}: {why}", first))
-    pages = _page_fingerprints(page.read_text(encoding="utf-8"))
+    pages = _page_fingerprints(read_html(page))
     if ours != pages:
         at = next((i for i, (a, b) in enumerate(zip(ours, pages, strict=False)) if a != b), min(len(ours), len(pages)))
         problems.append(
