@@ -195,16 +195,23 @@ def _measured(verdicts: list[RunVerdict]) -> dict[tuple[str, str, str], FileLine
 
 def _names(verdicts: list[RunVerdict], path: Path) -> dict[str, str]:
     """The toolnexus names bound in the file at ``path`` in any of ``verdicts`` (see :class:`Ledger`)."""
-    real = os.path.realpath(path)
+    real = _realpath(str(path))
     out: dict[str, str] = {}
     for v in verdicts:
         out.update(v.names.get(real, {}))
     return dict(sorted(out.items()))
 
 
+@lru_cache(maxsize=None)
+def _realpath(path: str) -> str:
+    """``os.path.realpath``, memoised within one :func:`build` (it clears the memo): a build
+    resolves each program's and golden file's path several times, each an ``lstat`` per folder."""
+    return os.path.realpath(path)
+
+
 def _relative(path: Path, root: Path) -> str:
     """``path`` relative to ``root`` (resolved already: :func:`build` resolves it once)."""
-    return path.resolve().relative_to(root).as_posix()
+    return Path(_realpath(str(path))).relative_to(root).as_posix()
 
 
 def _run_entry(v: RunVerdict, root: Path) -> dict[str, Any]:
@@ -279,14 +286,18 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
     runs execute passes only when every one of its runs passed; each run keeps its own output.
     Every entry whose lines were measured says, per section, which ran (see :func:`_section_lines`)."""
     root = Path(root).resolve()
-    programs = _program_entries(verdicts, root)
-    programs.update(_support_entries(verdicts, root))
-    measured = _measured(verdicts)
-    for rel, entry in programs.items():
-        path = root / rel
-        lines = _section_lines(path, measured.get((entry["scenario"], entry["language"], os.path.realpath(path))))
-        if lines is not None:
-            entry["lines"] = lines
+    _realpath.cache_clear()  # the memo holds for this build only: links may change between builds
+    try:
+        programs = _program_entries(verdicts, root)
+        programs.update(_support_entries(verdicts, root))
+        measured = _measured(verdicts)
+        for rel, entry in programs.items():
+            path = root / rel
+            lines = _section_lines(path, measured.get((entry["scenario"], entry["language"], _realpath(str(path)))))
+            if lines is not None:
+                entry["lines"] = lines
+    finally:
+        _realpath.cache_clear()
     return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
 
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from verified_docs.errors import Location, SourceError
@@ -186,6 +187,14 @@ def find_directives(markdown: str, page: Path, first_line: int = 1) -> list[Dire
     a bad ``output`` value, text the directive grammar cannot read, or a code fence that is
     never closed (it would swallow every directive after it, silently).
     """
+    return list(_directives_in(markdown, Path(page), first_line))
+
+
+@lru_cache(maxsize=256)
+def _directives_in(markdown: str, page: Path, first_line: int) -> tuple[Directive, ...]:
+    """:func:`find_directives`, memoised by the page's text (its directives are frozen): the
+    render stage and the guard read every page's directives several times on each author-loop
+    save. An error is raised again on each call (``lru_cache`` keeps no exception)."""
     found: list[Directive] = []
     fence: tuple[str, int, str] | None = None  # (mark, line, opening line) of the open fence
     lines = markdown.splitlines()
@@ -209,7 +218,7 @@ def find_directives(markdown: str, page: Path, first_line: int = 1) -> list[Dire
             )
     if fence is not None:
         raise _unclosed(fence, lines[fence[1] - first_line + 1 :], page)
-    return found
+    return tuple(found)
 
 
 def _attributes(kind: str, rest: str, page: Path, number: int) -> dict[str, str]:
