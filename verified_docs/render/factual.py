@@ -133,8 +133,10 @@ class PageReport:
     without_why: int = 0
 
 
+@lru_cache(maxsize=256)
 def strip_advice(markdown: str) -> str:
-    """``markdown`` without its advice marks outside code (each line keeps its place)."""
+    """``markdown`` without its advice marks outside code (each line keeps its place).
+    Memoised by the text: the render stage reads every page's claims on each author-loop save."""
     return _stripped(markdown)[0]
 
 
