@@ -11,10 +11,12 @@ import hashlib
 import json
 import os
 import platform
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from verified_docs.errors import SourceError
@@ -130,18 +132,18 @@ def _diagram(scenario: str, run: str, program_name: str, story_json: str) -> str
 
 
 @lru_cache(maxsize=512)
-def _parsed(path: Path, text: str) -> tuple[dict[str, Section], ProgramView] | None:
-    """The sections of the file ``path`` holding ``text``, and the whole program as a page
-    shows it; None when the markers are malformed (verify reported it). Memoised by the text:
-    the author loop writes the ledger of every run on every save. Callers must not change what
-    it returns."""
+def _parsed(path: Path, text: str) -> tuple[Mapping[str, Section], ProgramView] | None:
+    """The sections of the file ``path`` holding ``text`` (read-only: the memo shares them),
+    and the whole program as a page shows it; None when the markers are malformed (verify
+    reported it). Memoised by the text: the author loop writes the ledger of every run on
+    every save."""
     try:
-        return parse_sections(path, text), program_view(path, text)
+        return MappingProxyType(parse_sections(path, text)), program_view(path, text)
     except SourceError:
         return None
 
 
-def _read_parsed(path: Path) -> tuple[dict[str, Section], ProgramView] | None:
+def _read_parsed(path: Path) -> tuple[Mapping[str, Section], ProgramView] | None:
     """:func:`_parsed` of the file as it is now; None too when it is not UTF-8."""
     try:
         return _parsed(Path(path), read_utf8(path))
