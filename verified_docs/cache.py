@@ -40,7 +40,7 @@ PACKAGE = Path(__file__).parent
 # this cache's own entries. Render, site, release, serve and tools decide none: editing them
 # keeps every entry.
 # tests/test_cache.py checks that these modules import nothing outside this list.
-VERDICT_PATH = ("scenario", "run", "verify", "errors.py", "files.py", "cache.py")
+VERDICT_PATH = ("scenario", "run", "verify", "errors.py", "files.py", "scoped_memo.py", "cache.py")
 # What decides a page's fence pass besides its own files: the fence plugin, its records and the
 # file writer they go through.
 FENCE_PATH = ("fences", "errors.py", "files.py")

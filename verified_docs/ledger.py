@@ -24,6 +24,7 @@ from verified_docs.files import write_atomic
 from verified_docs.reader_commands import try_command
 from verified_docs.run.line_coverage import FileLines
 from verified_docs.scenario.sections import WHOLE, ProgramView, Section, parse_sections, program_view, read_utf8
+from verified_docs.scoped_memo import ScopedMemo
 from verified_docs.verify.timeline import Message, mermaid, title
 from verified_docs.verify.verdict import RunVerdict
 
@@ -204,11 +205,13 @@ def _names(verdicts: list[RunVerdict], path: Path) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-@lru_cache(maxsize=None)
+_REALPATHS: ScopedMemo[str] = ScopedMemo()
+
+
 def _realpath(path: str) -> str:
-    """``os.path.realpath``, memoised within one :func:`build` (it clears the memo): a build
-    resolves each program's and golden file's path several times, each an ``lstat`` per folder."""
-    return os.path.realpath(path)
+    """``os.path.realpath``, memoised within one :func:`build`: a build resolves each
+    program's and golden file's path several times, each an ``lstat`` per folder."""
+    return _REALPATHS.get(path, lambda: os.path.realpath(path))
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -288,8 +291,7 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
     runs execute passes only when every one of its runs passed; each run keeps its own output.
     Every entry whose lines were measured says, per section, which ran (see :func:`_section_lines`)."""
     root = Path(root).resolve()
-    _realpath.cache_clear()  # the memo holds for this build only: links may change between builds
-    try:
+    with _REALPATHS.kept():  # for this build only: links may change between builds
         programs = _program_entries(verdicts, root)
         programs.update(_support_entries(verdicts, root))
         measured = _measured(verdicts)
@@ -298,8 +300,6 @@ def build(verdicts: list[RunVerdict], root: Path) -> Ledger:
             lines = _section_lines(path, measured.get((entry["scenario"], entry["language"], _realpath(str(path)))))
             if lines is not None:
                 entry["lines"] = lines
-    finally:
-        _realpath.cache_clear()
     return Ledger(toolnexus=version("toolnexus"), python=platform.python_version(), programs=programs)
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import ContextManager
 
 from verified_docs.scenario.records import Scenario
+from verified_docs.scoped_memo import ScopedMemo
 
 _SKIPPED_PARTS = {"__pycache__", ".pytest_cache"}
 
@@ -34,25 +34,16 @@ def digest_files(paths: list[Path], base: Path, h: "hashlib._Hash") -> None:
         h.update(hashlib.sha256(path.read_bytes()).digest())
 
 
-# Digests taken inside digests_kept(), by scenario folder and support files; None outside it.
-_KEPT: dict[tuple[Path, tuple[Path, ...]], str] | None = None
+# Digests taken inside digests_kept(), by scenario folder and support files.
+_DIGESTS: ScopedMemo[str] = ScopedMemo()
 
 
-@contextmanager
-def digests_kept() -> Iterator[None]:
+def digests_kept() -> ContextManager[None]:
     """Inside the block, :func:`content_digest` reads each scenario's files once. The author
     loop's build asks for every scenario's digest twice (its page digests, the release
     matrix's rows), just before rendering; a file saved meanwhile starts the next cycle, which
     reads it again. Nested blocks share the outer one's digests."""
-    global _KEPT
-    if _KEPT is not None:
-        yield
-        return
-    _KEPT = {}
-    try:
-        yield
-    finally:
-        _KEPT = None
+    return _DIGESTS.kept()
 
 
 def content_digest(scenario: Scenario) -> str:
@@ -60,12 +51,7 @@ def content_digest(scenario: Scenario) -> str:
     scenario file, data) and of its support files outside it (once per
     :func:`digests_kept` block). Raises ``OSError`` when a file cannot be read."""
     key = (scenario.folder, tuple(s.path for s in scenario.support))
-    if _KEPT is not None and key in _KEPT:
-        return _KEPT[key]
-    digest = _content_digest(scenario)
-    if _KEPT is not None:
-        _KEPT[key] = digest
-    return digest
+    return _DIGESTS.get(key, lambda: _content_digest(scenario))
 
 
 def _content_digest(scenario: Scenario) -> str:

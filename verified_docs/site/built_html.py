@@ -7,14 +7,14 @@ addresses the page makes the browser load. The standard library's HTML parser; n
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Iterator
+from typing import ContextManager
 
 from verified_docs.render.directive import MARKER_ATTRIBUTE
+from verified_docs.scoped_memo import ScopedMemo
 from verified_docs.site.code_links import LINK_CLASS
 
 
@@ -27,36 +27,23 @@ class CodeBlock:
     text: str
 
 
-# Built pages read inside pages_read_once(), by path; None outside it.
-_READ: dict[Path, str] | None = None
+# Built pages read inside pages_read_once(), by path.
+_PAGES: ScopedMemo[str] = ScopedMemo()
 
 
-@contextmanager
-def pages_read_once() -> Iterator[None]:
+def pages_read_once() -> ContextManager[None]:
     """Inside the block, :func:`read_html` reads each file once. The guard's checks each read
     every page of the site (about 5 MB here), and the author loop guards on every save; the
     one text object shared also makes the memos keyed by a page's text cheap to look up (a
     string keeps its hash). The site must not change inside the block: the generator is done
     before the guard starts. Nested blocks share the outer one's texts."""
-    global _READ
-    if _READ is not None:
-        yield
-        return
-    _READ = {}
-    try:
-        yield
-    finally:
-        _READ = None
+    return _PAGES.kept()
 
 
 def read_html(page: Path) -> str:
     """The text of the built file ``page`` (UTF-8), read once inside :func:`pages_read_once`.
     Raises ``OSError`` when it cannot be read."""
-    if _READ is None:
-        return Path(page).read_text(encoding="utf-8")
-    if page not in _READ:
-        _READ[page] = Path(page).read_text(encoding="utf-8")
-    return _READ[page]
+    return _PAGES.get(Path(page), lambda: Path(page).read_text(encoding="utf-8"))
 
 
 # Elements that never have an end tag, so never stay open around a marker.
